@@ -1,0 +1,48 @@
+//! Content scanners (SPEC §3 `contains` and `regex`): they look at the whole raw text of a
+//! request and at its dequoted form, never at segments.
+//!
+//! Regexes are compiled at build time to a size-capped dense DFA whose bytes are stored in
+//! the table and deserialised in place at decision time (never recompiled per call).
+
+use regex_automata::dfa::{dense, Automaton};
+use regex_automata::Input;
+
+/// Largest DFA (bytes) one regex rule may compile to.
+pub const REGEX_DFA_SIZE_LIMIT: usize = 1 << 20;
+
+/// Compile a regex rule to serialised dense-DFA bytes (little endian, unanchored search).
+#[cfg(feature = "compiler")]
+pub fn build_regex_dfa(pattern: &str) -> Result<Vec<u8>, String> {
+    use regex_automata::util::syntax;
+    let dfa = dense::Builder::new()
+        .syntax(syntax::Config::new().unicode(true).utf8(true))
+        .configure(
+            dense::Config::new()
+                .dfa_size_limit(Some(REGEX_DFA_SIZE_LIMIT))
+                .determinize_size_limit(Some(4 * REGEX_DFA_SIZE_LIMIT))
+                .minimize(false),
+        )
+        .build(pattern)
+        .map_err(|e| {
+            // regex-automata's messages are multi-line; keep the first line's gist.
+            let msg = e.to_string();
+            if msg.contains("exceeded") || msg.contains("limit") {
+                format!("regex compiles to a DFA larger than the {REGEX_DFA_SIZE_LIMIT}-byte cap; simplify it")
+            } else {
+                msg.lines().filter(|l| !l.trim().is_empty()).collect::<Vec<_>>().join(" ")
+            }
+        })?;
+    let (bytes, pad) = dfa.to_bytes_little_endian();
+    Ok(bytes[pad..].to_vec())
+}
+
+/// Run a serialised DFA (4-byte aligned bytes from the table) over `haystack`.
+/// Returns None when the bytes are not a valid DFA (treated by callers as a broken table).
+pub fn regex_dfa_is_match(dfa_bytes: &[u8], haystack: &[u8]) -> Option<bool> {
+    let (dfa, _) = dense::DFA::from_bytes(dfa_bytes).ok()?;
+    let input = Input::new(haystack);
+    match dfa.try_search_fwd(&input) {
+        Ok(m) => Some(m.is_some()),
+        Err(_) => None,
+    }
+}

@@ -1,0 +1,12 @@
+//! polc — a declarative policy compiler for AI coding agents' permission hooks.
+//!
+//! One direction of flow:
+//!
+//! ```text
+//! text (.pol, permcheck.json) ─ syntax (pest) ─▶ AST ─ lower ─▶ ir::Policy ─ compile ─▶ sections
+//! sections ─ table (header, bincode meta, raw sections) ─▶ compiled/policy.bin
+//! policy.bin ─ table::load (mmap, verify) ─▶ engine ─ decide ─▶ Outcome ─ host ─▶ stdout + exit
+//! ```
+
+pub mod content;
+pub mod ir;
