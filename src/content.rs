@@ -39,6 +39,13 @@ pub fn build_regex_dfa(pattern: &str) -> Result<Vec<u8>, String> {
 /// Run a serialised DFA (4-byte aligned bytes from the table) over `haystack`.
 /// Returns None when the bytes are not a valid DFA (treated by callers as a broken table).
 pub fn regex_dfa_is_match(dfa_bytes: &[u8], haystack: &[u8]) -> Option<bool> {
+    if dfa_bytes.as_ptr().align_offset(4) != 0 {
+        // Deserialising in place needs 4-byte alignment: copy to an aligned spot first.
+        let mut buf = vec![0u8; dfa_bytes.len() + 3];
+        let off = buf.as_ptr().align_offset(4);
+        buf[off..off + dfa_bytes.len()].copy_from_slice(dfa_bytes);
+        return regex_dfa_is_match(&buf[off..off + dfa_bytes.len()], haystack);
+    }
     let (dfa, _) = dense::DFA::from_bytes(dfa_bytes).ok()?;
     let input = Input::new(haystack);
     match dfa.try_search_fwd(&input) {

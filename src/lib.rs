@@ -8,5 +8,10 @@
 //! policy.bin ─ table::load (mmap, verify) ─▶ engine ─ decide ─▶ Outcome ─ host ─▶ stdout + exit
 //! ```
 
+#[cfg(feature = "compiler")]
+pub mod compile;
 pub mod content;
 pub mod ir;
+pub mod pattern;
+pub mod runtime;
+pub mod shell;

@@ -1,0 +1,236 @@
+//! Lowered policy → table sections (SPEC §7). Deterministic: the same policy gives the
+//! same bytes. The layout is read by `runtime::table_rules`.
+
+use crate::ir::{PatternKind, Policy, Rule, Verdict, TOOL_BASH};
+use crate::pattern::SegPattern;
+use crate::runtime::table_rules::*;
+use std::collections::BTreeMap;
+
+/// What `polc build` hands to the table writer.
+pub struct Compiled {
+    pub sections: Vec<(u32, Vec<u8>)>,
+    pub counts: BTreeMap<String, u64>,
+}
+
+/// A pattern the compiler refused (regex outside the subset or over the DFA cap).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError {
+    pub rule: usize,
+    pub pattern: usize,
+    pub message: String,
+}
+
+#[derive(Default)]
+struct Strings {
+    bytes: Vec<u8>,
+}
+
+impl Strings {
+    fn add(&mut self, b: &[u8]) -> (u32, u32) {
+        let off = self.bytes.len() as u32;
+        self.bytes.extend_from_slice(b);
+        (off, b.len() as u32)
+    }
+}
+
+fn push_u32s(out: &mut Vec<u8>, ws: &[u32]) {
+    for w in ws {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// The rule's most specific segment/tool pattern: literal bytes and wildcards.
+pub fn rule_specificity(rule: &Rule) -> (u32, u32) {
+    let mut best: Option<(u32, u32)> = None;
+    for p in &rule.patterns {
+        let s = match p.kind {
+            PatternKind::Exact | PatternKind::Prefix | PatternKind::Glob | PatternKind::Any => {
+                SegPattern::compile(p.kind, &p.text, false)
+                    .map(|sp| sp.specificity())
+                    .unwrap_or((0, 1))
+            }
+            PatternKind::Contains | PatternKind::Specifier => (p.text.len() as u32, 0),
+            PatternKind::Regex => (0, 1),
+        };
+        best = Some(match best {
+            None => s,
+            Some(b) => {
+                if (s.0, std::cmp::Reverse(s.1)) > (b.0, std::cmp::Reverse(b.1)) {
+                    s
+                } else {
+                    b
+                }
+            }
+        });
+    }
+    best.unwrap_or((0, 1))
+}
+
+/// Build the index for a list of (first word or None, rule, pattern bytes).
+fn index(
+    strings: &mut Strings,
+    mut entries: Vec<(Option<Vec<u8>>, u32, Vec<u8>)>,
+) -> (Vec<u8>, Vec<u8>) {
+    // Wild group first, then groups sorted by key; inside a group, rule order.
+    entries.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut pats = Vec::new();
+    let mut groups: Vec<(Vec<u8>, u32, u32)> = Vec::new();
+    let mut wild = (0u32, 0u32);
+    for (i, (key, rule, bytes)) in entries.iter().enumerate() {
+        let (off, len) = strings.add(bytes);
+        push_u32s(&mut pats, &[*rule, off, len]);
+        match key {
+            None => wild.1 += 1,
+            Some(k) => match groups.last_mut() {
+                Some(g) if &g.0 == k => g.2 += 1,
+                _ => groups.push((k.clone(), i as u32, 1)),
+            },
+        }
+    }
+    let mut idx = Vec::new();
+    push_u32s(&mut idx, &[groups.len() as u32, wild.0, wild.1]);
+    for (k, s, c) in groups {
+        let (ko, kl) = strings.add(&k);
+        push_u32s(&mut idx, &[ko, kl, s, c]);
+    }
+    (pats, idx)
+}
+
+/// Compile a lowered policy. Every refused pattern is reported.
+#[cfg(feature = "compiler")]
+pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
+    let mut strings = Strings::default();
+    let mut rules = Vec::new();
+    let mut da = Vec::new();
+    let mut al = Vec::new();
+    let mut content = Vec::new();
+    let mut regex = Vec::new();
+    let mut toolpats = Vec::new();
+    let mut errors = Vec::new();
+    for (ri, rule) in policy.rules.iter().enumerate() {
+        let r = ri as u32;
+        let bash = rule.tool == TOOL_BASH;
+        let allow = rule.verdict == Verdict::Allow;
+        let (lit, wild) = rule_specificity(rule);
+        let mut mask = 0u32;
+        for h in &rule.hosts {
+            mask |= host_bit(h);
+        }
+        let tool = strings.add(rule.tool.as_bytes());
+        let id = strings.add(rule.id.as_bytes());
+        let text = strings.add(rule.text.as_bytes());
+        let reason = match &rule.reason {
+            Some(s) => strings.add(s.as_bytes()),
+            None => (0, NO_REASON),
+        };
+        let file = strings.add(rule.span.file.as_bytes());
+        let w0 = rule.verdict as u32
+            | (rule.tier as u32) << 8
+            | (if bash { FLAG_BASH } else { 0 }) << 16;
+        push_u32s(
+            &mut rules,
+            &[
+                w0,
+                rule.priority as u32,
+                lit,
+                wild,
+                mask,
+                tool.0,
+                tool.1,
+                id.0,
+                id.1,
+                text.0,
+                text.1,
+                reason.0,
+                reason.1,
+                file.0,
+                file.1,
+                rule.span.line,
+                rule.span.column,
+                0,
+            ],
+        );
+        for (pi, p) in rule.patterns.iter().enumerate() {
+            match p.kind {
+                PatternKind::Contains => {
+                    let (o, l) = strings.add(p.text.as_bytes());
+                    push_u32s(&mut content, &[r, p.kind as u32, o, l]);
+                }
+                PatternKind::Regex => match crate::content::build_regex_dfa(&p.text) {
+                    Ok(dfa) => {
+                        while regex.len() % 8 != 0 {
+                            regex.push(0);
+                        }
+                        let o = regex.len() as u32;
+                        regex.extend_from_slice(&dfa);
+                        push_u32s(&mut content, &[r, p.kind as u32, o, dfa.len() as u32]);
+                    }
+                    Err(message) => errors.push(CompileError {
+                        rule: ri,
+                        pattern: pi,
+                        message,
+                    }),
+                },
+                _ if bash => {
+                    // Specifiers never reach bash (the front end turns them into globs).
+                    let kind = if p.kind == PatternKind::Specifier {
+                        PatternKind::Glob
+                    } else {
+                        p.kind
+                    };
+                    if let Some(sp) = SegPattern::compile(kind, &p.text, !allow) {
+                        let key = sp.first_word().map(|k| k.to_vec());
+                        let e = (key, r, sp.to_bytes());
+                        if allow {
+                            al.push(e);
+                        } else {
+                            da.push(e);
+                        }
+                    }
+                }
+                _ => {
+                    let bytes = match p.kind {
+                        PatternKind::Glob => SegPattern::compile(PatternKind::Glob, &p.text, false)
+                            .map(|sp| sp.to_bytes())
+                            .unwrap_or_default(),
+                        _ => p.text.as_bytes().to_vec(),
+                    };
+                    let (o, l) = strings.add(&bytes);
+                    push_u32s(&mut toolpats, &[r, p.kind as u32, o, l]);
+                }
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let (da_pats, da_idx) = index(&mut strings, da);
+    let (al_pats, al_idx) = index(&mut strings, al);
+    let mut counts = BTreeMap::new();
+    counts.insert("rules".to_string(), policy.rules.len() as u64);
+    counts.insert("examples".to_string(), policy.examples.len() as u64);
+    counts.insert("content_entries".to_string(), (content.len() / 16) as u64);
+    Ok(Compiled {
+        sections: vec![
+            (SEC_STRINGS, strings.bytes),
+            (SEC_RULES, rules),
+            (SEC_DA_PATS, da_pats),
+            (SEC_DA_INDEX, da_idx),
+            (SEC_AL_PATS, al_pats),
+            (SEC_AL_INDEX, al_idx),
+            (SEC_CONTENT, content),
+            (SEC_REGEX, regex),
+            (SEC_TOOLPATS, toolpats),
+        ],
+        counts,
+    })
+}
+
+impl Compiled {
+    pub fn section(&self, kind: u32) -> Option<&[u8]> {
+        self.sections
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, v)| v.as_slice())
+    }
+}

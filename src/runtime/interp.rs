@@ -1,0 +1,191 @@
+//! The reference interpreter: answers the decision procedure's questions straight from the
+//! lowered rules, by a linear scan with no index, no table and no byte encoding. The
+//! differential test requires the compiled table to agree with it on every input.
+
+use super::table_rules::{tool_matches, tool_pattern_match};
+use super::{Corrupt, RuleDesc, RuleSource, Score};
+use crate::compile::rule_specificity;
+use crate::ir::{PatternKind, Policy, Verdict, TOOL_BASH};
+use crate::pattern::{Match, SegPattern};
+
+pub struct Reference<'p> {
+    policy: &'p Policy,
+    /// Compiled regex DFAs per (rule, pattern), built once.
+    dfas: Vec<Vec<Option<Vec<u8>>>>,
+}
+
+impl<'p> Reference<'p> {
+    pub fn new(policy: &'p Policy) -> Reference<'p> {
+        let dfas = policy
+            .rules
+            .iter()
+            .map(|r| {
+                r.patterns
+                    .iter()
+                    .map(|p| {
+                        if p.kind == PatternKind::Regex {
+                            #[cfg(feature = "compiler")]
+                            {
+                                crate::content::build_regex_dfa(&p.text).ok()
+                            }
+                            #[cfg(not(feature = "compiler"))]
+                            {
+                                None
+                            }
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Reference { policy, dfas }
+    }
+
+    fn rule(&self, i: u32) -> Result<&crate::ir::Rule, Corrupt> {
+        self.policy.rules.get(i as usize).ok_or(Corrupt)
+    }
+}
+
+impl RuleSource for Reference<'_> {
+    fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt> {
+        Ok(self.rule(rule)?.verdict)
+    }
+
+    fn score(&self, rule: u32) -> Result<Score, Corrupt> {
+        let r = self.rule(rule)?;
+        let (literal, wildcards) = rule_specificity(r);
+        Ok(Score {
+            tier: r.tier,
+            priority: r.priority,
+            literal,
+            wildcards,
+        })
+    }
+
+    fn describe(&self, rule: u32) -> Result<RuleDesc, Corrupt> {
+        let r = self.rule(rule)?;
+        Ok(RuleDesc {
+            id: r.id.clone(),
+            verdict: r.verdict,
+            tool: r.tool.clone(),
+            source: r.span.file.clone(),
+            line: r.span.line,
+            column: r.span.column,
+            text: r.text.clone(),
+            reason: r.reason.clone(),
+        })
+    }
+
+    fn match_segment(
+        &self,
+        reading: &[u8],
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match),
+    ) -> Result<(), Corrupt> {
+        for (i, r) in self.policy.rules.iter().enumerate() {
+            if r.tool != TOOL_BASH
+                || (r.verdict == Verdict::Allow) != allow
+                || !r.applies_to_host(host)
+            {
+                continue;
+            }
+            let mut best: Option<Match> = None;
+            for p in &r.patterns {
+                if p.kind.is_content() {
+                    continue;
+                }
+                let kind = if p.kind == PatternKind::Specifier {
+                    PatternKind::Glob
+                } else {
+                    p.kind
+                };
+                if let Some(sp) = SegPattern::compile(kind, &p.text, !allow) {
+                    if let Some(m) = sp.matches(reading) {
+                        best = best.max(Some(m));
+                    }
+                }
+            }
+            if let Some(m) = best {
+                // The table reports one entry per pattern; report likewise so the
+                // procedure's de-duplication is exercised the same way.
+                f(i as u32, m);
+            }
+        }
+        Ok(())
+    }
+
+    fn match_content(
+        &self,
+        tool: &str,
+        texts: &[&[u8]],
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        for (i, r) in self.policy.rules.iter().enumerate() {
+            if (r.verdict == Verdict::Allow) != allow
+                || !r.applies_to_host(host)
+                || !tool_matches(&r.tool, tool, allow)
+            {
+                continue;
+            }
+            let mut hit = false;
+            for (pi, p) in r.patterns.iter().enumerate() {
+                match p.kind {
+                    PatternKind::Contains => {
+                        let lit = p.text.as_bytes();
+                        hit |= texts.iter().any(|t| {
+                            t.windows(lit.len().max(1)).any(|w| w == lit) || lit.is_empty()
+                        });
+                    }
+                    PatternKind::Regex => {
+                        let dfa = self.dfas[i][pi].as_ref().ok_or(Corrupt)?;
+                        for t in texts {
+                            hit |= crate::content::regex_dfa_is_match(dfa, t).ok_or(Corrupt)?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if hit {
+                f(i as u32);
+            }
+        }
+        Ok(())
+    }
+
+    fn match_tool(
+        &self,
+        tool: &str,
+        subject: &str,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match),
+    ) -> Result<(), Corrupt> {
+        for (i, r) in self.policy.rules.iter().enumerate() {
+            let allow = r.verdict == Verdict::Allow;
+            if r.tool == TOOL_BASH
+                || !r.applies_to_host(host)
+                || !tool_matches(&r.tool, tool, allow)
+            {
+                continue;
+            }
+            for p in &r.patterns {
+                if p.kind.is_content() {
+                    continue;
+                }
+                let text = match p.kind {
+                    PatternKind::Glob => SegPattern::compile(PatternKind::Glob, &p.text, false)
+                        .map(|s| s.to_bytes())
+                        .unwrap_or_default(),
+                    _ => p.text.as_bytes().to_vec(),
+                };
+                if let Some(m) = tool_pattern_match(p.kind, &text, subject, allow) {
+                    f(i as u32, m);
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,482 @@
+//! Deciding a request (SPEC §4): the procedure, over any [`RuleSource`] — the compiled
+//! table ([`table_rules::TableRules`]) or the reference interpreter ([`interp::Reference`]).
+//! Both sources answer the same questions; the differential test holds them equal.
+
+#[cfg(feature = "compiler")]
+pub mod interp;
+pub mod table_rules;
+
+use crate::ir::{Decision, Tier, Verdict, TOOL_BASH};
+use crate::pattern::Match;
+use crate::shell::{self, Inner, Segment, MAX_DEPTH, MAX_SEGMENTS};
+use serde::Serialize;
+use std::cmp::Ordering;
+
+/// A table whose bytes do not hold together (caught lazily, at use).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Corrupt;
+
+/// What a rule contributes to naming the winner (never to the verdict).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score {
+    pub tier: Tier,
+    pub priority: i32,
+    /// Literal bytes in the rule's most specific pattern.
+    pub literal: u32,
+    /// Wildcards in that pattern.
+    pub wildcards: u32,
+}
+
+impl Score {
+    /// Higher is better; source order breaks ties (handled by the caller).
+    fn cmp_strength(&self, o: &Score) -> Ordering {
+        self.tier
+            .cmp(&o.tier)
+            .then(self.priority.cmp(&o.priority))
+            .then(self.literal.cmp(&o.literal))
+            .then(o.wildcards.cmp(&self.wildcards))
+    }
+}
+
+/// A rule as explain shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleDesc {
+    pub id: String,
+    pub verdict: Verdict,
+    pub tool: String,
+    pub source: String,
+    pub line: u32,
+    pub column: u32,
+    pub text: String,
+    pub reason: Option<String>,
+}
+
+/// The questions the decision procedure asks of a set of rules.
+pub trait RuleSource {
+    fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt>;
+    fn score(&self, rule: u32) -> Result<Score, Corrupt>;
+    fn describe(&self, rule: u32) -> Result<RuleDesc, Corrupt>;
+    /// Every bash segment pattern (exact/prefix/glob) that matches `reading`. `allow`
+    /// selects allow rules (literal reading) or deny/ask rules (every reading).
+    fn match_segment(
+        &self,
+        reading: &[u8],
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match),
+    ) -> Result<(), Corrupt>;
+    /// Every content rule (contains/regex) of `tool` matching any of `texts`.
+    fn match_content(
+        &self,
+        tool: &str,
+        texts: &[&[u8]],
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt>;
+    /// Every non-bash rule of `tool` whose pattern matches `subject`.
+    fn match_tool(
+        &self,
+        tool: &str,
+        subject: &str,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match),
+    ) -> Result<(), Corrupt>;
+}
+
+/// A tool call to decide.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    Bash {
+        command: String,
+    },
+    /// Any other tool: its canonical name, its main argument (path, URL, …) and the whole
+    /// input as text (content rules scan it).
+    Tool {
+        tool: String,
+        subject: String,
+        input_text: String,
+    },
+}
+
+/// Why an `ask` happened, or what decided otherwise.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Cause {
+    /// The winning rule decided.
+    Rule { rule: u32 },
+    /// A deny rule could match for some value of words polc cannot know.
+    PossibleDeny { rule: u32 },
+    /// A construct polc cannot attest.
+    Unattestable { construct: String },
+    /// No rule matched (decision default), or not every segment was allowed.
+    NoRule,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Hit {
+    pub rule: u32,
+    pub verdict: Verdict,
+    pub possible: bool,
+    /// Index into `Outcome::segments`, or None for content rules over the whole text.
+    pub segment: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SegmentReport {
+    pub text: String,
+    pub decision: Decision,
+    pub depth: u32,
+    pub unattestable: Vec<String>,
+    /// Found only by reading `\r` as a line break.
+    pub deny_only: bool,
+    /// Has a program to run (not only redirections or a closing brace).
+    pub command: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    pub decision: Decision,
+    pub cause: Cause,
+    pub winner: Option<u32>,
+    pub hits: Vec<Hit>,
+    pub segments: Vec<SegmentReport>,
+    pub unattestable: Vec<String>,
+}
+
+impl Outcome {
+    /// Was this an ask from a rule (including a possible deny), as opposed to an
+    /// unattestable construct? Hosts word their messages from it.
+    pub fn ask_from_rule(&self) -> bool {
+        matches!(self.cause, Cause::Rule { .. } | Cause::PossibleDeny { .. })
+    }
+}
+
+struct SegWork {
+    seg: Segment,
+}
+
+/// Decide a request for `host` (SPEC §4.5). Errors only when the table is corrupt.
+pub fn decide(src: &dyn RuleSource, host: &str, req: &Request) -> Result<Outcome, Corrupt> {
+    match req {
+        Request::Bash { command } => decide_bash(src, host, command),
+        Request::Tool {
+            tool,
+            subject,
+            input_text,
+        } => decide_tool(src, host, tool, subject, input_text),
+    }
+}
+
+fn decide_bash(src: &dyn RuleSource, host: &str, command: &str) -> Result<Outcome, Corrupt> {
+    let parsed = shell::parse(command);
+    let mut global: Vec<String> = parsed.unattestable.iter().map(|s| s.to_string()).collect();
+    let mut work: Vec<SegWork> = parsed
+        .segments
+        .into_iter()
+        .map(|seg| SegWork { seg })
+        .collect();
+    let mut hits: Vec<Hit> = Vec::new();
+    let mut reports: Vec<SegmentReport> = Vec::new();
+    let mut i = 0;
+    while i < work.len() {
+        let seg = work[i].seg.clone();
+        i += 1;
+        let rd = shell::analyse_segment(&seg);
+        // Commands run by this segment become segments of their own, one level deeper.
+        for inner in &rd.inner {
+            if seg.depth + 1 > MAX_DEPTH {
+                push_unique(&mut global, "nesting deeper than 32");
+                break;
+            }
+            let mut new: Vec<Segment> = match inner {
+                Inner::Script(s) => {
+                    let p = shell::parse(s);
+                    for u in p.unattestable {
+                        push_unique(&mut global, u);
+                    }
+                    p.segments
+                }
+                Inner::Words(ws) => vec![Segment {
+                    text: ws
+                        .iter()
+                        .map(|w| w.raw.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    words: ws.clone(),
+                    ..Segment::default()
+                }],
+            };
+            for s in &mut new {
+                s.depth += seg.depth + 1;
+                s.deny_only |= seg.deny_only;
+            }
+            for s in new {
+                if work.len() >= MAX_SEGMENTS {
+                    push_unique(&mut global, "more than 10,000 segments");
+                    break;
+                }
+                work.push(SegWork { seg: s });
+            }
+        }
+        let idx = reports.len();
+        let mut deny = false;
+        let mut ask = false;
+        let mut seg_hits: Vec<Hit> = Vec::new();
+        for reading in &rd.deny {
+            src.match_segment(reading, false, host, &mut |rule, m| {
+                seg_hits.push(Hit {
+                    rule,
+                    verdict: Verdict::Deny,
+                    possible: m == Match::Possible,
+                    segment: Some(idx),
+                });
+            })?;
+        }
+        // One hit per rule per segment; a definite match beats a possible one.
+        seg_hits.sort_by_key(|h| (h.rule, h.possible));
+        seg_hits.dedup_by_key(|h| h.rule);
+        for h in &mut seg_hits {
+            h.verdict = src.verdict(h.rule)?;
+            match (h.verdict, h.possible) {
+                (Verdict::Deny, false) => deny = true,
+                (Verdict::Deny, true) | (Verdict::Ask, _) => ask = true,
+                _ => {}
+            }
+        }
+        hits.extend(seg_hits);
+        let no_command =
+            seg.words.is_empty() || seg.words.iter().all(|w| w.unquoted() == Some("}"));
+        let mut allowed = false;
+        if !seg.deny_only && !no_command {
+            let mut allow_hits = Vec::new();
+            src.match_segment(&rd.allow, true, host, &mut |rule, _| allow_hits.push(rule))?;
+            let seg_text = seg.text.as_bytes();
+            src.match_content(TOOL_BASH, &[seg_text], true, host, &mut |rule| {
+                allow_hits.push(rule)
+            })?;
+            allow_hits.sort_unstable();
+            allow_hits.dedup();
+            for rule in allow_hits {
+                if src.verdict(rule)? == Verdict::Allow {
+                    allowed = true;
+                    hits.push(Hit {
+                        rule,
+                        verdict: Verdict::Allow,
+                        possible: false,
+                        segment: Some(idx),
+                    });
+                }
+            }
+        }
+        let unatt: Vec<String> = rd.unattestable.iter().map(|s| s.to_string()).collect();
+        let decision = if deny {
+            Decision::Deny
+        } else if ask || !unatt.is_empty() {
+            Decision::Ask
+        } else if no_command && !seg.deny_only {
+            // Only redirections to /dev/null or fd operations, or a closing `}`.
+            Decision::Allow
+        } else if allowed {
+            Decision::Allow
+        } else {
+            Decision::Default
+        };
+        reports.push(SegmentReport {
+            text: seg.text.clone(),
+            decision,
+            depth: seg.depth,
+            unattestable: unatt,
+            deny_only: seg.deny_only,
+            command: !no_command,
+        });
+    }
+    // Content rules (deny/ask) over the raw text and its dequoted form.
+    let dq = shell::dequote(command);
+    let mut content = Vec::new();
+    src.match_content(
+        TOOL_BASH,
+        &[command.as_bytes(), dq.as_bytes()],
+        false,
+        host,
+        &mut |rule| content.push(rule),
+    )?;
+    content.sort_unstable();
+    content.dedup();
+    for rule in content {
+        let v = src.verdict(rule)?;
+        if v != Verdict::Allow {
+            hits.push(Hit {
+                rule,
+                verdict: v,
+                possible: false,
+                segment: None,
+            });
+        }
+    }
+    let counted: Vec<&SegmentReport> = reports.iter().filter(|r| !r.deny_only).collect();
+    let any_unatt = !global.is_empty() || reports.iter().any(|r| !r.unattestable.is_empty());
+    let all_allowed = counted
+        .iter()
+        .any(|r| r.decision == Decision::Allow && r.command)
+        && counted.iter().all(|r| r.decision == Decision::Allow);
+    finish(src, hits, reports, global, any_unatt, all_allowed)
+}
+
+fn push_unique(v: &mut Vec<String>, s: &str) {
+    if !v.iter().any(|x| x == s) {
+        v.push(s.to_string());
+    }
+}
+
+fn finish(
+    src: &dyn RuleSource,
+    hits: Vec<Hit>,
+    segments: Vec<SegmentReport>,
+    unattestable: Vec<String>,
+    any_unatt: bool,
+    all_allowed: bool,
+) -> Result<Outcome, Corrupt> {
+    let definite_deny = |h: &&Hit| h.verdict == Verdict::Deny && !h.possible;
+    let askish = |h: &&Hit| h.verdict == Verdict::Ask || (h.verdict == Verdict::Deny && h.possible);
+    let (decision, pool): (Decision, Vec<&Hit>) = if hits.iter().any(|h| definite_deny(&h)) {
+        (Decision::Deny, hits.iter().filter(definite_deny).collect())
+    } else if hits.iter().any(|h| askish(&h)) {
+        (Decision::Ask, hits.iter().filter(askish).collect())
+    } else if any_unatt {
+        (Decision::Ask, Vec::new())
+    } else if all_allowed {
+        (
+            Decision::Allow,
+            hits.iter()
+                .filter(|h| h.verdict == Verdict::Allow)
+                .collect(),
+        )
+    } else {
+        (Decision::Default, Vec::new())
+    };
+    let mut winner: Option<(&Hit, Score)> = None;
+    for h in pool {
+        let s = src.score(h.rule)?;
+        winner = match winner {
+            None => Some((h, s)),
+            Some((w, ws)) => match s.cmp_strength(&ws).then(w.rule.cmp(&h.rule)) {
+                Ordering::Greater => Some((h, s)),
+                _ => Some((w, ws)),
+            },
+        };
+    }
+    let mut all_unatt = unattestable.clone();
+    for s in &segments {
+        for u in &s.unattestable {
+            push_unique(&mut all_unatt, u);
+        }
+    }
+    let cause = match (decision, winner) {
+        (Decision::Ask, Some((h, _))) if h.verdict == Verdict::Deny => {
+            Cause::PossibleDeny { rule: h.rule }
+        }
+        (_, Some((h, _))) => Cause::Rule { rule: h.rule },
+        (Decision::Ask, None) => Cause::Unattestable {
+            construct: all_unatt.first().cloned().unwrap_or_default(),
+        },
+        _ => Cause::NoRule,
+    };
+    Ok(Outcome {
+        decision,
+        cause,
+        winner: winner.map(|(h, _)| h.rule),
+        hits,
+        segments,
+        unattestable: all_unatt,
+    })
+}
+
+fn decide_tool(
+    src: &dyn RuleSource,
+    host: &str,
+    tool: &str,
+    subject: &str,
+    input_text: &str,
+) -> Result<Outcome, Corrupt> {
+    let mut hits = Vec::new();
+    let mut raw = Vec::new();
+    src.match_tool(tool, subject, host, &mut |rule, m| raw.push((rule, m)))?;
+    src.match_content(tool, &[input_text.as_bytes()], false, host, &mut |rule| {
+        raw.push((rule, Match::Definite))
+    })?;
+    src.match_content(tool, &[input_text.as_bytes()], true, host, &mut |rule| {
+        raw.push((rule, Match::Definite))
+    })?;
+    raw.sort_by_key(|&(r, m)| (r, m == Match::Possible));
+    raw.dedup_by_key(|x| x.0);
+    let mut allowed = false;
+    for (rule, m) in raw {
+        let v = src.verdict(rule)?;
+        let possible = m == Match::Possible;
+        if v == Verdict::Allow {
+            if possible {
+                continue;
+            }
+            allowed = true;
+        }
+        hits.push(Hit {
+            rule,
+            verdict: v,
+            possible,
+            segment: None,
+        });
+    }
+    finish(src, hits, Vec::new(), Vec::new(), false, allowed)
+}
+
+/// Why a matched rule did not win, for explain.
+pub fn why_lost(src: &dyn RuleSource, out: &Outcome, hit: &Hit) -> Result<String, Corrupt> {
+    let Some(w) = out.winner else {
+        return Ok(match out.decision {
+            Decision::Ask => "an unattestable construct decides (ask); no rule is named".into(),
+            Decision::Default => "this segment was allowed, but not every segment was".into(),
+            _ => "no winner".into(),
+        });
+    };
+    if hit.rule == w {
+        return Ok("winner".into());
+    }
+    let wv = src.verdict(w)?;
+    let eff = |h: &Hit| {
+        if h.possible && h.verdict == Verdict::Deny {
+            Verdict::Ask
+        } else {
+            h.verdict
+        }
+    };
+    let hv = eff(hit);
+    let win_eff = if out.decision == Decision::Ask {
+        Verdict::Ask
+    } else {
+        wv
+    };
+    if hv < win_eff {
+        return Ok(format!("{} loses to {} (deny > ask > allow)", hv, win_eff));
+    }
+    let (hs, ws) = (src.score(hit.rule)?, src.score(w)?);
+    let why = match hs.cmp_strength(&ws) {
+        Ordering::Less => {
+            if hs.tier != ws.tier {
+                format!("lower source tier ({:?} < {:?})", hs.tier, ws.tier)
+            } else if hs.priority != ws.priority {
+                format!("lower priority ({} < {})", hs.priority, ws.priority)
+            } else {
+                format!(
+                    "less specific ({} literal bytes, {} wildcards vs {}, {})",
+                    hs.literal, hs.wildcards, ws.literal, ws.wildcards
+                )
+            }
+        }
+        _ => "same score, later in source order".into(),
+    };
+    Ok(why)
+}
+
+#[cfg(all(test, feature = "compiler"))]
+mod tests;

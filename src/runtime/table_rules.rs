@@ -1,0 +1,359 @@
+//! The compiled table's rule sections, read in place (SPEC §7). Nothing here allocates in
+//! proportion to the table: a lookup binary-searches the index by the reading's first word
+//! and touches only that group's patterns. Every read is bounds-checked; a bad offset is
+//! [`Corrupt`], never a panic.
+
+use super::{Corrupt, RuleDesc, RuleSource, Score};
+use crate::ir::{PatternKind, Tier, Verdict};
+use crate::pattern::{self, Match, WILD};
+
+/// Section kinds (the table module stores them opaquely).
+pub const SEC_STRINGS: u32 = 1;
+pub const SEC_RULES: u32 = 2;
+pub const SEC_DA_PATS: u32 = 3;
+pub const SEC_DA_INDEX: u32 = 4;
+pub const SEC_AL_PATS: u32 = 5;
+pub const SEC_AL_INDEX: u32 = 6;
+pub const SEC_CONTENT: u32 = 7;
+pub const SEC_REGEX: u32 = 8;
+pub const SEC_TOOLPATS: u32 = 9;
+
+/// u32 words per rule record.
+pub const RULE_WORDS: usize = 18;
+/// u32 words per segment-pattern entry: rule, offset, length.
+pub const PAT_WORDS: usize = 3;
+/// u32 words per index group: key offset, key length, first entry, entry count.
+pub const GROUP_WORDS: usize = 4;
+/// u32 words per content or tool-pattern entry: rule, kind, offset, length.
+pub const ENTRY_WORDS: usize = 4;
+
+/// Rule record flags.
+pub const FLAG_BASH: u32 = 1;
+pub const NO_REASON: u32 = u32::MAX;
+
+/// Every known host has a bit in a rule's host mask (0 = every host).
+pub fn host_bit(host: &str) -> u32 {
+    crate::ir::CLAUDE_AUTHORITY_HOSTS
+        .iter()
+        .chain(crate::ir::HOST_AUTHORITATIVE_HOSTS)
+        .position(|h| *h == host)
+        .map(|i| 1u32 << i)
+        .unwrap_or(0)
+}
+
+pub fn host_applies(mask: u32, host: &str) -> bool {
+    mask == 0 || mask & host_bit(host) != 0
+}
+
+/// Does a rule written for `rule_tool` apply to a call of `tool`? MCP rules name a whole
+/// server (`mcp__s`, `mcp__s__*`) or one tool; an allow may use `*` only after a literal
+/// `mcp__server__`, so an allow cannot grant servers it does not name.
+pub fn tool_matches(rule_tool: &str, tool: &str, allow: bool) -> bool {
+    if rule_tool == tool {
+        return true;
+    }
+    if let Some(rest) = rule_tool.strip_prefix("mcp__") {
+        if !tool.starts_with("mcp__") {
+            return false;
+        }
+        if !rest.contains("__") && !rest.contains('*') {
+            return tool.starts_with(&format!("{rule_tool}__"));
+        }
+        if rule_tool.contains('*') {
+            if allow {
+                let Some(star) = rule_tool.find('*') else {
+                    return false;
+                };
+                let lit = &rule_tool[..star];
+                if lit.len() <= 5 || !lit[5..].contains("__") {
+                    return false;
+                }
+            }
+            let p = pattern::SegPattern {
+                body: rule_tool
+                    .bytes()
+                    .map(|b| if b == b'*' { pattern::STAR } else { b })
+                    .collect(),
+                tail: false,
+            };
+            return p.matches(tool.as_bytes()).is_some();
+        }
+    }
+    false
+}
+
+pub struct TableRules<'a> {
+    strings: &'a [u8],
+    rules: &'a [u8],
+    da_pats: &'a [u8],
+    da_idx: &'a [u8],
+    al_pats: &'a [u8],
+    al_idx: &'a [u8],
+    content: &'a [u8],
+    regex: &'a [u8],
+    toolpats: &'a [u8],
+}
+
+fn word(sec: &[u8], i: usize) -> Result<u32, Corrupt> {
+    let off = i.checked_mul(4).ok_or(Corrupt)?;
+    let b = sec.get(off..off + 4).ok_or(Corrupt)?;
+    Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+fn slice(sec: &[u8], off: u32, len: u32) -> Result<&[u8], Corrupt> {
+    let (o, l) = (off as usize, len as usize);
+    sec.get(o..o.checked_add(l).ok_or(Corrupt)?).ok_or(Corrupt)
+}
+
+impl<'a> TableRules<'a> {
+    /// Borrow the sections; a missing section is a corrupt table.
+    pub fn new(get: impl Fn(u32) -> Option<&'a [u8]>) -> Result<TableRules<'a>, Corrupt> {
+        Ok(TableRules {
+            strings: get(SEC_STRINGS).ok_or(Corrupt)?,
+            rules: get(SEC_RULES).ok_or(Corrupt)?,
+            da_pats: get(SEC_DA_PATS).ok_or(Corrupt)?,
+            da_idx: get(SEC_DA_INDEX).ok_or(Corrupt)?,
+            al_pats: get(SEC_AL_PATS).ok_or(Corrupt)?,
+            al_idx: get(SEC_AL_INDEX).ok_or(Corrupt)?,
+            content: get(SEC_CONTENT).ok_or(Corrupt)?,
+            regex: get(SEC_REGEX).ok_or(Corrupt)?,
+            toolpats: get(SEC_TOOLPATS).ok_or(Corrupt)?,
+        })
+    }
+
+    pub fn rule_count(&self) -> usize {
+        self.rules.len() / (RULE_WORDS * 4)
+    }
+
+    fn rw(&self, rule: u32, k: usize) -> Result<u32, Corrupt> {
+        if rule as usize >= self.rule_count() {
+            return Err(Corrupt);
+        }
+        word(self.rules, rule as usize * RULE_WORDS + k)
+    }
+
+    fn str_at(&self, off: u32, len: u32) -> Result<&'a str, Corrupt> {
+        std::str::from_utf8(slice(self.strings, off, len)?).map_err(|_| Corrupt)
+    }
+
+    fn rule_str(&self, rule: u32, k: usize) -> Result<&'a str, Corrupt> {
+        self.str_at(self.rw(rule, k)?, self.rw(rule, k + 1)?)
+    }
+
+    fn host_ok(&self, rule: u32, host: &str) -> Result<bool, Corrupt> {
+        Ok(host_applies(self.rw(rule, 4)?, host))
+    }
+
+    fn scan_group(
+        &self,
+        pats: &[u8],
+        start: u32,
+        count: u32,
+        reading: &[u8],
+        host: &str,
+        f: &mut dyn FnMut(u32, Match),
+    ) -> Result<(), Corrupt> {
+        for e in start as usize
+            ..(start as usize)
+                .checked_add(count as usize)
+                .ok_or(Corrupt)?
+        {
+            let rule = word(pats, e * PAT_WORDS)?;
+            let p = slice(
+                self.strings,
+                word(pats, e * PAT_WORDS + 1)?,
+                word(pats, e * PAT_WORDS + 2)?,
+            )?;
+            if !self.host_ok(rule, host)? {
+                continue;
+            }
+            if let Some(m) = pattern::match_bytes(p, reading) {
+                f(rule, m);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl RuleSource for TableRules<'_> {
+    fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt> {
+        Verdict::from_u8((self.rw(rule, 0)? & 0xFF) as u8).ok_or(Corrupt)
+    }
+
+    fn score(&self, rule: u32) -> Result<Score, Corrupt> {
+        let w0 = self.rw(rule, 0)?;
+        let tier = match (w0 >> 8) & 0xFF {
+            0 => Tier::Project,
+            1 => Tier::User,
+            2 => Tier::Managed,
+            _ => return Err(Corrupt),
+        };
+        Ok(Score {
+            tier,
+            priority: self.rw(rule, 1)? as i32,
+            literal: self.rw(rule, 2)?,
+            wildcards: self.rw(rule, 3)?,
+        })
+    }
+
+    fn describe(&self, rule: u32) -> Result<RuleDesc, Corrupt> {
+        let reason = if self.rw(rule, 12)? == NO_REASON {
+            None
+        } else {
+            Some(self.rule_str(rule, 11)?.to_string())
+        };
+        Ok(RuleDesc {
+            id: self.rule_str(rule, 7)?.to_string(),
+            verdict: self.verdict(rule)?,
+            tool: self.rule_str(rule, 5)?.to_string(),
+            source: self.rule_str(rule, 13)?.to_string(),
+            line: self.rw(rule, 15)?,
+            column: self.rw(rule, 16)?,
+            text: self.rule_str(rule, 9)?.to_string(),
+            reason,
+        })
+    }
+
+    fn match_segment(
+        &self,
+        reading: &[u8],
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match),
+    ) -> Result<(), Corrupt> {
+        let (pats, idx) = if allow {
+            (self.al_pats, self.al_idx)
+        } else {
+            (self.da_pats, self.da_idx)
+        };
+        // Index layout: group count, wild-group start, wild-group count, then groups.
+        let groups = word(idx, 0)?;
+        let (ws, wc) = (word(idx, 1)?, word(idx, 2)?);
+        self.scan_group(pats, ws, wc, reading, host, f)?;
+        let key_end = reading
+            .iter()
+            .position(|&b| b == b' ')
+            .unwrap_or(reading.len());
+        let key = &reading[..key_end];
+        let group = |g: u32| -> Result<(u32, u32, u32, u32), Corrupt> {
+            let base = 3 + g as usize * GROUP_WORDS;
+            Ok((
+                word(idx, base)?,
+                word(idx, base + 1)?,
+                word(idx, base + 2)?,
+                word(idx, base + 3)?,
+            ))
+        };
+        if key.contains(&WILD) {
+            // The program itself is unknown: every group may match.
+            for g in 0..groups {
+                let (_, _, s, c) = group(g)?;
+                self.scan_group(pats, s, c, reading, host, f)?;
+            }
+            return Ok(());
+        }
+        let (mut lo, mut hi) = (0u32, groups);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let (ko, kl, s, c) = group(mid)?;
+            match slice(self.strings, ko, kl)?.cmp(key) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return self.scan_group(pats, s, c, reading, host, f),
+            }
+        }
+        Ok(())
+    }
+
+    fn match_content(
+        &self,
+        tool: &str,
+        texts: &[&[u8]],
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        let n = self.content.len() / (ENTRY_WORDS * 4);
+        for e in 0..n {
+            let rule = word(self.content, e * ENTRY_WORDS)?;
+            if (self.verdict(rule)? == Verdict::Allow) != allow || !self.host_ok(rule, host)? {
+                continue;
+            }
+            if !tool_matches(self.rule_str(rule, 5)?, tool, allow) {
+                continue;
+            }
+            let kind = word(self.content, e * ENTRY_WORDS + 1)?;
+            let (off, len) = (
+                word(self.content, e * ENTRY_WORDS + 2)?,
+                word(self.content, e * ENTRY_WORDS + 3)?,
+            );
+            let hit = if kind == PatternKind::Contains as u32 {
+                let lit = slice(self.strings, off, len)?;
+                texts.iter().any(|t| memchr::memmem::find(t, lit).is_some())
+            } else if kind == PatternKind::Regex as u32 {
+                let dfa = slice(self.regex, off, len)?;
+                let mut any = false;
+                for t in texts {
+                    if crate::content::regex_dfa_is_match(dfa, t).ok_or(Corrupt)? {
+                        any = true;
+                        break;
+                    }
+                }
+                any
+            } else {
+                return Err(Corrupt);
+            };
+            if hit {
+                f(rule);
+            }
+        }
+        Ok(())
+    }
+
+    fn match_tool(
+        &self,
+        tool: &str,
+        subject: &str,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match),
+    ) -> Result<(), Corrupt> {
+        let n = self.toolpats.len() / (ENTRY_WORDS * 4);
+        for e in 0..n {
+            let rule = word(self.toolpats, e * ENTRY_WORDS)?;
+            let allow = self.verdict(rule)? == Verdict::Allow;
+            if !self.host_ok(rule, host)? || !tool_matches(self.rule_str(rule, 5)?, tool, allow) {
+                continue;
+            }
+            let kind = PatternKind::from_u8(word(self.toolpats, e * ENTRY_WORDS + 1)? as u8)
+                .ok_or(Corrupt)?;
+            let text = slice(
+                self.strings,
+                word(self.toolpats, e * ENTRY_WORDS + 2)?,
+                word(self.toolpats, e * ENTRY_WORDS + 3)?,
+            )?;
+            if let Some(m) = tool_pattern_match(kind, text, subject, allow) {
+                f(rule, m);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A non-bash pattern against a tool's main argument. Specifiers polc does not decide yet
+/// are a possible match for deny/ask (so they ask) and never match for allow.
+pub fn tool_pattern_match(
+    kind: PatternKind,
+    text: &[u8],
+    subject: &str,
+    allow: bool,
+) -> Option<Match> {
+    let s = subject.as_bytes();
+    match kind {
+        PatternKind::Any => Some(Match::Definite),
+        PatternKind::Exact => (text == s).then_some(Match::Definite),
+        PatternKind::Prefix => s.starts_with(text).then_some(Match::Definite),
+        PatternKind::Glob => pattern::match_bytes(text, s),
+        PatternKind::Specifier => (!allow).then_some(Match::Possible),
+        PatternKind::Contains | PatternKind::Regex => None,
+    }
+}

@@ -1,0 +1,452 @@
+//! The procedure on conformance vectors and evasions, through both rule sources.
+
+use super::interp::Reference;
+use super::table_rules::TableRules;
+use super::*;
+use crate::ir::{Pattern, PatternKind, Policy, Rule, Span, Tier, Verdict};
+
+/// A minimal Claude-string reader for these unit tests (the real one is in `syntax`).
+fn claude(verdict: Verdict, s: &str, n: usize) -> Rule {
+    let inner = s
+        .strip_prefix("Bash(")
+        .and_then(|x| x.strip_suffix(')'))
+        .unwrap_or("*");
+    let kind = if inner.contains('*') {
+        PatternKind::Glob
+    } else if verdict == Verdict::Allow {
+        PatternKind::Exact
+    } else {
+        PatternKind::Prefix
+    };
+    Rule {
+        id: format!("r{n}"),
+        verdict,
+        tool: "bash".into(),
+        patterns: vec![Pattern {
+            kind,
+            text: inner.into(),
+        }],
+        reason: None,
+        priority: 0,
+        hosts: vec![],
+        tags: vec![],
+        text: s.into(),
+        span: Span {
+            file: "t.json".into(),
+            line: n as u32 + 1,
+            column: 1,
+        },
+        tier: Tier::Project,
+    }
+}
+
+pub(crate) fn policy(allow: &[&str], ask: &[&str], deny: &[&str]) -> Policy {
+    let mut p = Policy::default();
+    for (v, list) in [
+        (Verdict::Allow, allow),
+        (Verdict::Ask, ask),
+        (Verdict::Deny, deny),
+    ] {
+        for s in list {
+            let n = p.rules.len();
+            p.rules.push(claude(v, s, n));
+        }
+    }
+    p
+}
+
+fn both(p: &Policy, cmd: &str) -> Decision {
+    let req = Request::Bash {
+        command: cmd.into(),
+    };
+    let a = decide(&Reference::new(p), "claude", &req).unwrap();
+    let c = crate::compile::compile(p).unwrap();
+    let t = TableRules::new(|k| c.section(k)).unwrap();
+    let b = decide(&t, "claude", &req).unwrap();
+    assert_eq!(a, b, "reference and table disagree on {cmd:?}");
+    a.decision
+}
+
+fn vec_rules(v: &serde_json::Value, k: &str) -> Vec<String> {
+    v["rules"][k]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn as_refs(x: &[String]) -> Vec<&str> {
+    x.iter().map(|s| s.as_str()).collect()
+}
+
+#[test]
+fn conformance_claude_rules_in_process() {
+    let text = include_str!("../../tests/conformance/claude-rules.jsonl");
+    let mut n = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let (al, ak, dn) = (
+            vec_rules(&v, "allow"),
+            vec_rules(&v, "ask"),
+            vec_rules(&v, "deny"),
+        );
+        let p = policy(&as_refs(&al), &as_refs(&ak), &as_refs(&dn));
+        let got = both(&p, v["command"].as_str().unwrap());
+        assert_eq!(
+            got.as_str(),
+            v["expect"].as_str().unwrap(),
+            "vector {}: {}",
+            v["id"],
+            v["command"]
+        );
+        n += 1;
+    }
+    assert_eq!(n, 75);
+}
+
+#[test]
+fn deny_sees_through_evasions() {
+    let p = policy(
+        &["Bash(*)"],
+        &[],
+        &["Bash(rm -rf)", "Bash(git push --force)"],
+    );
+    for cmd in [
+        "rm -rf /",
+        "'rm' -rf /",
+        "\"rm\" -rf /",
+        "\\rm -rf /",
+        "r\\m -rf /",
+        "'r''m' -rf /",
+        "FOO=1 rm -rf /",
+        "sudo rm -rf /",
+        "sudo -u root rm -rf /",
+        "env -i FOO=1 rm -rf /",
+        "nice -n 5 rm -rf /",
+        "timeout 5 rm -rf /",
+        "/usr/bin/rm -rf /",
+        "RM -rf /",
+        "./rm -rf /",
+        "command rm -rf /",
+        "exec rm -rf /",
+        "xargs rm -rf",
+        "nohup rm -rf / &",
+        "time rm -rf /",
+        "{ rm -rf / ; }",
+        "if true; then rm -rf /; fi",
+        "git push {--force,--dry-run}",
+        "git push --force origin main",
+        "echo $(rm -rf /)",
+        "echo `rm -rf /`",
+        "diff <(rm -rf /) x",
+        "bash -c 'rm -rf /'",
+        "sh -xc \"rm -rf /\"",
+        "sudo bash -c 'rm -rf /'",
+        "eval rm -rf /",
+        "eval 'rm -rf /'",
+        "find . -exec rm -rf {} \\;",
+        "watch rm -rf /",
+        "ssh host rm -rf /",
+        "env -S 'rm -rf /'",
+        "busybox rm -rf /",
+        "echo ${X:-$(rm -rf /)}",
+        "true && rm -rf / # comment",
+        "git status # \\\nrm -rf /",
+        "ls\nrm -rf /",
+        "ls\rrm -rf /",
+        "stdbuf -oL rm -rf /",
+        "ionice -c3 rm -rf /",
+        "taskset 0x1 rm -rf /",
+        "chrt 10 rm -rf /",
+        "doas -u root rm -rf /",
+        "setsid rm -rf /",
+        "builtin command rm -rf /",
+    ] {
+        assert_eq!(both(&p, cmd), Decision::Deny, "{cmd:?}");
+    }
+}
+
+#[test]
+fn unknown_words_are_possible_denies() {
+    let p = policy(&["Bash(*)"], &[], &["Bash(git push --force)"]);
+    for cmd in [
+        "git push ${U:---force}",
+        "git push $X",
+        "git push --forc?",
+        "git push --forc[e]",
+        "git $CMD --force",
+    ] {
+        assert_eq!(both(&p, cmd), Decision::Ask, "{cmd:?}");
+    }
+    assert_eq!(both(&p, "git status $X"), Decision::Allow);
+}
+
+#[test]
+fn unattestable_is_never_allow() {
+    let p = policy(&["Bash(*)"], &[], &[]);
+    for cmd in [
+        "echo $(date)",
+        "echo `date`",
+        "echo $'x'",
+        "echo hi > out.txt",
+        "echo hi >> ~/.bashrc",
+        "cat <<EOF\nx\nEOF",
+        "cat <<< x",
+        "eval ls",
+        "ls\x07",
+        "ls\u{200b}",
+        "ls\u{202e}",
+        "ls\u{a0}-la",
+        "for f in *; do ls $f; done",
+        "while true; do ls; done",
+        "case x in x) ls;; esac",
+        "f() { ls; }",
+        "$CMD x",
+        "rm${IFS}-rf x",
+        "l? x",
+        "bash -c ls",
+        "bash script.sh",
+        "curl x | sh",
+        "sudo -s ls",
+        "python -c 'print(1)'",
+        "python3 -c 'print(1)'",
+        "node -e 'x'",
+        "perl -e 'x'",
+        "perl -ne 'x'",
+        "ruby -e x",
+        "awk 'BEGIN{system(\"ls\")}'",
+        "sed 's/a/b/e' f",
+        "sed -e '1e ls' f",
+        "rg --pre ls x",
+        "tar --to-command=sh -xf a.tar",
+        "git -c core.pager=sh log",
+        "git -c alias.x=!sh x",
+        "vim -c '!ls'",
+        "zip -TT 'sh' a.zip f",
+        "let x=1",
+        "(( x = 1 ))",
+        "echo $((1+2))",
+        "[[ -f x ]]",
+        "printf -v x y",
+        "test -v 'a[$(ls)]'",
+        "declare -i x=1",
+        "read -a x",
+        "mapfile x",
+        ". ./env.sh",
+        "source env.sh",
+        "trap 'ls' EXIT",
+        "alias ls=rm",
+        "find . -exec ls \\;",
+        "xargs -Q ls",
+        "sudo --weird ls",
+        "env -S 'ls -l'",
+        "echo 'unterminated",
+        "echo $(ls",
+        "ssh host",
+        "flock /tmp/l ls",
+        "parallel ls ::: a",
+    ] {
+        let d = both(&p, cmd);
+        assert_ne!(d, Decision::Allow, "{cmd:?}");
+        assert_eq!(d, Decision::Ask, "{cmd:?}");
+    }
+}
+
+#[test]
+fn attested_constructs_are_allowed() {
+    let p = policy(&["Bash(*)"], &[], &[]);
+    for cmd in [
+        "ls -la",
+        "ls 2>&1",
+        "ls >/dev/null 2>&1",
+        "ls 2>/dev/null",
+        "ls <&0",
+        "ls 1>&-",
+        "echo '$(rm -rf ~)'",
+        "echo \"a b\"",
+        "(ls; pwd)",
+        "ls | wc -l",
+        "ls && pwd || true",
+        "ls &",
+        "FOO=1 ls",
+        "git log --format='%H %s'",
+        "echo ~/x",
+        "sed -n '1,5p' f",
+        "sed 's/a/b/g' f",
+        "awk '{print $1}' f",
+        "git -c color.ui=false log",
+        "find . -name '*.rs'",
+        "command -v ls",
+        "echo {a,b}",
+        "ls *.txt",
+    ] {
+        assert_eq!(both(&p, cmd), Decision::Allow, "{cmd:?}");
+    }
+}
+
+#[test]
+fn allow_needs_every_segment_and_literal_reading() {
+    let p = policy(&["Bash(git *)"], &[], &[]);
+    assert_eq!(both(&p, "git status"), Decision::Allow);
+    assert_eq!(both(&p, "/usr/bin/git status"), Decision::Default);
+    assert_eq!(both(&p, "PATH=/tmp git status"), Decision::Default);
+    assert_eq!(both(&p, "NODE_ENV=test git status"), Decision::Allow);
+    assert_eq!(both(&p, "timeout 5 git status"), Decision::Allow);
+    assert_eq!(both(&p, "nice -n 5 git status"), Decision::Allow);
+    assert_eq!(both(&p, "sudo git status"), Decision::Default);
+    assert_eq!(both(&p, "LD_PRELOAD=x.so git status"), Decision::Default);
+    assert_eq!(both(&p, "git status; ls"), Decision::Default);
+    assert_eq!(both(&p, ""), Decision::Default);
+    assert_eq!(both(&p, "   "), Decision::Default);
+    assert_eq!(both(&p, ">/dev/null"), Decision::Default);
+}
+
+#[test]
+fn bounds_ask_never_panic() {
+    let p = policy(&["Bash(*)"], &[], &["Bash(rm:*)"]);
+    let long = "a".repeat(200_000);
+    assert_eq!(both(&p, &long), Decision::Ask);
+    let deep = format!("{}ls{}", "$(".repeat(40), ")".repeat(40));
+    assert_eq!(both(&p, &deep), Decision::Ask);
+    let braces = "echo {a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}";
+    assert_eq!(both(&p, braces), Decision::Ask);
+    let many = "ls;".repeat(20_000);
+    assert_eq!(both(&p, &many), Decision::Ask);
+    let nested_c = "bash -c \"".repeat(40);
+    assert_ne!(both(&p, &nested_c), Decision::Allow);
+    assert_eq!(both(&p, "ls; rm -rf /"), Decision::Deny);
+}
+
+#[test]
+fn winner_is_scored_and_named() {
+    let mut p = policy(&[], &[], &["Bash(git push)", "Bash(git push --force)"]);
+    let out = decide(
+        &Reference::new(&p),
+        "claude",
+        &Request::Bash {
+            command: "git push --force".into(),
+        },
+    )
+    .unwrap();
+    assert_eq!(out.winner, Some(1), "the more specific rule is named");
+    p.rules[0].priority = 5;
+    let out = decide(
+        &Reference::new(&p),
+        "claude",
+        &Request::Bash {
+            command: "git push --force".into(),
+        },
+    )
+    .unwrap();
+    assert_eq!(out.winner, Some(0), "priority beats specificity");
+    p.rules[0].tier = Tier::Project;
+    p.rules[1].tier = Tier::Managed;
+    let out = decide(
+        &Reference::new(&p),
+        "claude",
+        &Request::Bash {
+            command: "git push --force".into(),
+        },
+    )
+    .unwrap();
+    assert_eq!(out.winner, Some(1), "tier beats priority");
+}
+
+#[test]
+fn host_scoped_rules() {
+    let mut p = policy(&[], &[], &["Bash(rm:*)"]);
+    p.rules[0].hosts = vec!["codex".into()];
+    let req = Request::Bash {
+        command: "rm x".into(),
+    };
+    assert_eq!(
+        decide(&Reference::new(&p), "codex", &req).unwrap().decision,
+        Decision::Deny
+    );
+    assert_eq!(
+        decide(&Reference::new(&p), "claude", &req)
+            .unwrap()
+            .decision,
+        Decision::Default
+    );
+    let c = crate::compile::compile(&p).unwrap();
+    let t = TableRules::new(|k| c.section(k)).unwrap();
+    assert_eq!(decide(&t, "codex", &req).unwrap().decision, Decision::Deny);
+    assert_eq!(
+        decide(&t, "claude", &req).unwrap().decision,
+        Decision::Default
+    );
+}
+
+#[test]
+fn content_rules_see_dequoted_text() {
+    let mut p = policy(&["Bash(*)"], &[], &[]);
+    p.rules.push(Rule {
+        patterns: vec![Pattern {
+            kind: PatternKind::Contains,
+            text: "prod-db.internal".into(),
+        }],
+        ..claude(Verdict::Deny, "x", 1)
+    });
+    p.rules.push(Rule {
+        patterns: vec![Pattern {
+            kind: PatternKind::Regex,
+            text: "postgres://[^ ]*@".into(),
+        }],
+        ..claude(Verdict::Deny, "y", 2)
+    });
+    assert_eq!(both(&p, "psql -h prod-db.internal"), Decision::Deny);
+    assert_eq!(both(&p, "psql -h 'prod-db.inter''nal'"), Decision::Deny);
+    assert_eq!(both(&p, "psql -h prod-db.inter\"\"nal"), Decision::Deny);
+    assert_eq!(both(&p, "psql postgres://u:p@h/db"), Decision::Deny);
+    assert_eq!(both(&p, "psql -h staging"), Decision::Allow);
+}
+
+#[test]
+fn near_misses_are_not_denied() {
+    let p = policy(
+        &["Bash(*)"],
+        &[],
+        &["Bash(rm -rf)", "Bash(git push --force)"],
+    );
+    for cmd in [
+        "rmdir x",
+        "echo rm -rf /",
+        "git push --forceful",
+        "git pushy --force",
+        "grep 'rm -rf' f",
+        "ls",
+    ] {
+        assert_eq!(both(&p, cmd), Decision::Allow, "{cmd:?}");
+    }
+}
+
+#[test]
+fn explain_shape() {
+    let p = policy(
+        &["Bash(git *)"],
+        &["Bash(git push)"],
+        &["Bash(git push --force)"],
+    );
+    let out = decide(
+        &Reference::new(&p),
+        "claude",
+        &Request::Bash {
+            command: "git status && git push --force".into(),
+        },
+    )
+    .unwrap();
+    assert_eq!(out.decision, Decision::Deny);
+    assert_eq!(out.segments.len(), 2);
+    assert_eq!(out.segments[0].decision, Decision::Allow);
+    assert_eq!(out.segments[1].decision, Decision::Deny);
+    assert_eq!(out.winner, Some(2));
+    let lost: Vec<_> = out
+        .hits
+        .iter()
+        .filter(|h| Some(h.rule) != out.winner)
+        .collect();
+    assert!(lost.iter().any(|h| h.verdict == Verdict::Ask));
+    assert!(lost.iter().any(|h| h.verdict == Verdict::Allow));
+}

@@ -1,0 +1,684 @@
+//! Quote-aware segmentation of a shell command (SPEC §4.1–§4.2).
+//!
+//! One pass over the bytes builds segments (a command's words, redirections set aside) and
+//! descends into `$( )`, backticks, `<( )`, `>( )` and `${ … }` holding substitutions. What
+//! cannot be attested is recorded per segment; nothing is ever executed or expanded.
+
+use super::{Part, Redirect, Segment, Word};
+use super::{MAX_DEPTH, MAX_SEGMENTS};
+
+pub(crate) struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+    depth: u32,
+    pub segments: Vec<Segment>,
+    /// Unattestable reasons not tied to one segment (bounds, unterminated input).
+    pub global: Vec<&'static str>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Term {
+    Eof,
+    /// `$(`, `<(`, `>(`: ends at the matching `)`.
+    Paren,
+}
+
+fn is_meta(c: u8) -> bool {
+    matches!(
+        c,
+        b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>'
+    )
+}
+
+const RESERVED_CONTROL: &[&str] = &[
+    "if", "then", "elif", "else", "fi", "for", "while", "until", "do", "done", "case", "esac",
+    "select", "function", "coproc",
+];
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a [u8], depth: u32) -> Lexer<'a> {
+        Lexer {
+            src,
+            pos: 0,
+            depth,
+            segments: Vec::new(),
+            global: Vec::new(),
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.pos).copied()
+    }
+    fn peek_at(&self, k: usize) -> Option<u8> {
+        self.src.get(self.pos + k).copied()
+    }
+    fn starts(&self, s: &[u8]) -> bool {
+        self.src[self.pos.min(self.src.len())..].starts_with(s)
+    }
+
+    /// Parse the whole input as a command list.
+    pub fn run(&mut self) {
+        self.list(Term::Eof);
+    }
+
+    fn finish(&mut self, cur: &mut Segment, start: &mut usize) {
+        if !cur.words.is_empty() || !cur.redirects.is_empty() || !cur.unattestable.is_empty() {
+            let end = self.pos.min(self.src.len());
+            cur.text = String::from_utf8_lossy(&self.src[(*start).min(end)..end])
+                .trim()
+                .to_string();
+            if self.segments.len() >= MAX_SEGMENTS {
+                if !self.global.contains(&"more than 10,000 segments") {
+                    self.global.push("more than 10,000 segments");
+                }
+            } else {
+                self.segments.push(std::mem::take(cur));
+            }
+        }
+        *cur = Segment {
+            depth: self.depth,
+            ..Segment::default()
+        };
+        *start = self.pos;
+    }
+
+    fn list(&mut self, term: Term) {
+        let mut cur = Segment {
+            depth: self.depth,
+            ..Segment::default()
+        };
+        let mut start = self.pos;
+        loop {
+            // Blanks, and backslash-newline continuations between words.
+            while let Some(c) = self.peek() {
+                if c == b' ' || c == b'\t' {
+                    self.pos += 1;
+                } else if c == b'\\' && self.peek_at(1) == Some(b'\n') {
+                    self.pos += 2;
+                } else {
+                    break;
+                }
+            }
+            if cur.words.is_empty() && cur.redirects.is_empty() {
+                start = self.pos;
+            }
+            let Some(c) = self.peek() else {
+                if term == Term::Paren {
+                    cur.unattestable.push("unterminated substitution");
+                }
+                self.finish(&mut cur, &mut start);
+                return;
+            };
+            match c {
+                b')' => {
+                    self.finish(&mut cur, &mut start);
+                    self.pos += 1;
+                    if term == Term::Paren {
+                        return;
+                    }
+                    start = self.pos;
+                }
+                b'#' => {
+                    // A word-initial `#` starts a comment to the end of the line; backslash
+                    // does not continue it (`git status # \⏎rm -rf ~` runs rm).
+                    while let Some(c) = self.peek() {
+                        if c == b'\n' {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                }
+                b'\n' | b';' => {
+                    self.finish(&mut cur, &mut start);
+                    self.pos += 1;
+                    // `;;`, `;&`, `;;&` (case arms): separators too.
+                    while matches!(self.peek(), Some(b';') | Some(b'&')) && c == b';' {
+                        self.pos += 1;
+                    }
+                    start = self.pos;
+                }
+                b'&' => {
+                    if self.peek_at(1) == Some(b'>') {
+                        self.redirect(&mut cur);
+                    } else {
+                        self.finish(&mut cur, &mut start);
+                        self.pos += if self.peek_at(1) == Some(b'&') { 2 } else { 1 };
+                        start = self.pos;
+                    }
+                }
+                b'|' => {
+                    self.finish(&mut cur, &mut start);
+                    self.pos += if matches!(self.peek_at(1), Some(b'|') | Some(b'&')) {
+                        2
+                    } else {
+                        1
+                    };
+                    start = self.pos;
+                }
+                b'(' => {
+                    if self.peek_at(1) == Some(b'(') && cur.words.is_empty() {
+                        cur.unattestable.push("arithmetic command (( ))");
+                    } else if cur.words.len() == 1 && self.after_blanks_is(b')') {
+                        cur.unattestable.push("function definition");
+                    }
+                    self.finish(&mut cur, &mut start);
+                    self.pos += 1;
+                    start = self.pos;
+                }
+                b'<' | b'>' => {
+                    if self.peek_at(1) == Some(b'(') {
+                        // Process substitution: a word whose value is a path polc cannot know.
+                        self.pos += 2;
+                        let word = self.substitution_word(b"<(", "process substitution");
+                        cur.unattestable.push("process substitution");
+                        cur.words.push(word);
+                    } else {
+                        self.redirect(&mut cur);
+                    }
+                }
+                _ => {
+                    // An fd number directly before a redirection operator belongs to it.
+                    if c.is_ascii_digit() {
+                        let mut k = self.pos;
+                        while k < self.src.len() && self.src[k].is_ascii_digit() {
+                            k += 1;
+                        }
+                        if k < self.src.len()
+                            && matches!(self.src[k], b'<' | b'>')
+                            && self.src.get(k + 1) != Some(&b'(')
+                        {
+                            self.pos = k;
+                            self.redirect(&mut cur);
+                            continue;
+                        }
+                    }
+                    let word = self.word();
+                    if cur.words.is_empty() {
+                        if let Some(lit) = word.literal() {
+                            if RESERVED_CONTROL.contains(&lit.as_str()) {
+                                cur.unattestable.push("control structure");
+                            } else if lit == "[[" {
+                                cur.unattestable.push("test construct [[ ]]");
+                            }
+                        }
+                    }
+                    cur.words.push(word);
+                }
+            }
+        }
+    }
+
+    fn after_blanks_is(&self, c: u8) -> bool {
+        let mut k = self.pos + 1;
+        while k < self.src.len() && (self.src[k] == b' ' || self.src[k] == b'\t') {
+            k += 1;
+        }
+        self.src.get(k) == Some(&c)
+    }
+
+    /// A redirection operator with optional fd, then its target word.
+    fn redirect(&mut self, cur: &mut Segment) {
+        let op_start = self.pos;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        let ops: [&[u8]; 12] = [
+            b"&>>", b"&>", b"<<<", b"<<-", b"<<", b">>", b">|", b"<>", b">&", b"<&", b">", b"<",
+        ];
+        let mut op: &[u8] = b">";
+        for o in ops {
+            if self.starts(o) {
+                op = o;
+                break;
+            }
+        }
+        self.pos += op.len();
+        while matches!(self.peek(), Some(b' ') | Some(b'\t')) {
+            self.pos += 1;
+        }
+        let target = match self.peek() {
+            Some(c) if !is_meta(c) || c == b'<' && false => Some(self.word()),
+            _ => None,
+        };
+        let op_text = String::from_utf8_lossy(
+            &self.src[op_start..op_start + (self.pos - op_start).min(self.src.len() - op_start)],
+        )
+        .to_string();
+        let op_s = String::from_utf8_lossy(op).to_string();
+        let mut file_write = false;
+        match op {
+            b"<<<" => cur.unattestable.push("here-string"),
+            b"<<" | b"<<-" => cur.unattestable.push("heredoc"),
+            b">&" | b"<&" => {
+                // N>&M and N>&- are fd operations; any other word names a file.
+                let lit = target.as_ref().and_then(|w| w.literal());
+                let fd_op = lit.as_deref().is_some_and(|t| {
+                    t == "-" || (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                });
+                if !fd_op {
+                    file_write = true;
+                }
+            }
+            _ => {
+                let lit = target.as_ref().and_then(|w| w.literal());
+                if lit.as_deref() != Some("/dev/null") {
+                    file_write = true;
+                }
+            }
+        }
+        if target.is_none() {
+            cur.unattestable.push("redirection without a target");
+        } else if file_write {
+            cur.unattestable.push("redirection to a file");
+        }
+        let _ = op_text;
+        cur.redirects.push(Redirect {
+            op: op_s,
+            target,
+            file: file_write,
+        });
+    }
+
+    /// Parse one word up to an unquoted metacharacter.
+    fn word(&mut self) -> Word {
+        let start = self.pos;
+        let mut parts: Vec<Part> = Vec::new();
+        let mut lit = Vec::new();
+        fn flush(parts: &mut Vec<Part>, lit: &mut Vec<u8>) {
+            if !lit.is_empty() {
+                parts.push(Part::Lit(String::from_utf8_lossy(lit).into_owned()));
+                lit.clear();
+            }
+        }
+        let mut unattest: Vec<&'static str> = Vec::new();
+        while let Some(c) = self.peek() {
+            if is_meta(c) {
+                // `<(`/`>(` inside a word would be a process substitution only at word start.
+                break;
+            }
+            match c {
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    Some(_) => {
+                        flush(&mut parts, &mut lit);
+                        let ch = self.take_char(self.pos + 1);
+                        parts.push(Part::Quoted(ch));
+                    }
+                    None => {
+                        self.pos += 1;
+                    }
+                },
+                b'\'' => {
+                    flush(&mut parts, &mut lit);
+                    self.pos += 1;
+                    let s = self.pos;
+                    while self.peek().is_some_and(|c| c != b'\'') {
+                        self.pos += 1;
+                    }
+                    if self.peek().is_none() {
+                        unattest.push("unterminated quote");
+                    }
+                    parts.push(Part::Quoted(
+                        String::from_utf8_lossy(&self.src[s..self.pos]).into_owned(),
+                    ));
+                    self.pos = (self.pos + 1).min(self.src.len());
+                }
+                b'"' => {
+                    flush(&mut parts, &mut lit);
+                    self.pos += 1;
+                    self.double_quoted(&mut parts, &mut unattest);
+                }
+                b'`' => {
+                    flush(&mut parts, &mut lit);
+                    self.backtick(&mut parts);
+                    unattest.push("backtick substitution");
+                }
+                b'$' => {
+                    flush(&mut parts, &mut lit);
+                    self.dollar(&mut parts, &mut unattest, false);
+                }
+                _ => {
+                    lit.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+        flush(&mut parts, &mut lit);
+        let raw = String::from_utf8_lossy(&self.src[start..self.pos]).into_owned();
+        Word {
+            raw,
+            parts,
+            unattestable: unattest,
+        }
+    }
+
+    /// The UTF-8 character starting at byte `at` (lossy), advancing past it.
+    fn take_char(&mut self, at: usize) -> String {
+        let mut end = at + 1;
+        while end < self.src.len() && (self.src[end] & 0xC0) == 0x80 {
+            end += 1;
+        }
+        let end = end.min(self.src.len());
+        self.pos = end;
+        String::from_utf8_lossy(&self.src[at.min(end)..end]).into_owned()
+    }
+
+    fn double_quoted(&mut self, parts: &mut Vec<Part>, unattest: &mut Vec<&'static str>) {
+        let mut lit = Vec::new();
+        loop {
+            let Some(c) = self.peek() else {
+                unattest.push("unterminated quote");
+                break;
+            };
+            match c {
+                b'"' => {
+                    self.pos += 1;
+                    break;
+                }
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    Some(n @ (b'$' | b'`' | b'"' | b'\\')) => {
+                        lit.push(n);
+                        self.pos += 2;
+                    }
+                    _ => {
+                        lit.push(b'\\');
+                        self.pos += 1;
+                    }
+                },
+                b'`' => {
+                    if !lit.is_empty() {
+                        parts.push(Part::Quoted(String::from_utf8_lossy(&lit).into_owned()));
+                        lit.clear();
+                    }
+                    self.backtick(parts);
+                    unattest.push("backtick substitution");
+                }
+                b'$' => {
+                    if !lit.is_empty() {
+                        parts.push(Part::Quoted(String::from_utf8_lossy(&lit).into_owned()));
+                        lit.clear();
+                    }
+                    self.dollar(parts, unattest, true);
+                }
+                _ => {
+                    lit.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+        // Keep an empty quoted part so `""` is a word with an empty literal value.
+        parts.push(Part::Quoted(String::from_utf8_lossy(&lit).into_owned()));
+    }
+
+    /// At a `$`: substitution, arithmetic, parameter expansion, ANSI-C or locale quoting.
+    fn dollar(&mut self, parts: &mut Vec<Part>, unattest: &mut Vec<&'static str>, in_dq: bool) {
+        let start = self.pos;
+        match self.peek_at(1) {
+            Some(b'(') => {
+                if self.peek_at(2) == Some(b'(') {
+                    unattest.push("arithmetic expansion $(( ))");
+                } else {
+                    unattest.push("command substitution");
+                }
+                self.pos += 2;
+                let w = self.substitution_word(b"$(", "command substitution");
+                parts.extend(w.parts);
+            }
+            Some(b'{') => {
+                self.pos += 2;
+                let inner_start = self.pos;
+                let mut depth = 1u32;
+                while let Some(c) = self.peek() {
+                    match c {
+                        b'\\' => self.pos += 2,
+                        b'{' => {
+                            depth += 1;
+                            self.pos += 1;
+                        }
+                        b'}' => {
+                            depth -= 1;
+                            self.pos += 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        b'\'' if !in_dq => {
+                            self.pos += 1;
+                            while self.peek().is_some_and(|c| c != b'\'') {
+                                self.pos += 1;
+                            }
+                            self.pos += 1;
+                        }
+                        _ => self.pos += 1,
+                    }
+                }
+                self.pos = self.pos.min(self.src.len());
+                if depth != 0 {
+                    unattest.push("unterminated parameter expansion");
+                }
+                let inner_end = if depth == 0 { self.pos - 1 } else { self.pos };
+                let inner = &self.src[inner_start.min(inner_end)..inner_end];
+                // A default value can hold substitutions: look inside when it does.
+                if inner.windows(2).any(|w| w == b"$(") || inner.contains(&b'`') {
+                    unattest.push("command substitution");
+                    self.nested(inner);
+                }
+                if inner.contains(&b'[') {
+                    unattest.push("array subscript in parameter expansion");
+                }
+                parts.push(Part::Unknown(
+                    String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
+                ));
+            }
+            Some(b'\'') if !in_dq => {
+                unattest.push("ANSI-C quoting $'…'");
+                self.pos += 2;
+                let mut out = Vec::new();
+                let mut closed = false;
+                while let Some(c) = self.peek() {
+                    if c == b'\'' {
+                        self.pos += 1;
+                        closed = true;
+                        break;
+                    }
+                    if c == b'\\' {
+                        self.pos += 1;
+                        self.ansi_escape(&mut out);
+                    } else {
+                        out.push(c);
+                        self.pos += 1;
+                    }
+                }
+                if !closed {
+                    unattest.push("unterminated quote");
+                }
+                parts.push(Part::Quoted(String::from_utf8_lossy(&out).into_owned()));
+            }
+            Some(b'"') if !in_dq => {
+                self.pos += 2;
+                self.double_quoted(parts, unattest);
+            }
+            Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
+                self.pos += 1;
+                while self
+                    .peek()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+                {
+                    self.pos += 1;
+                }
+                parts.push(Part::Unknown(
+                    String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
+                ));
+            }
+            Some(c) if c.is_ascii_digit() || b"@*#?$!-".contains(&c) => {
+                self.pos += 2;
+                parts.push(Part::Unknown(
+                    String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
+                ));
+            }
+            _ => {
+                // A lone `$` is literal.
+                self.pos += 1;
+                parts.push(Part::Quoted("$".into()));
+            }
+        }
+    }
+
+    fn ansi_escape(&mut self, out: &mut Vec<u8>) {
+        let Some(c) = self.peek() else { return };
+        self.pos += 1;
+        let simple = match c {
+            b'n' => Some(b'\n'),
+            b't' => Some(b'\t'),
+            b'r' => Some(b'\r'),
+            b'a' => Some(7),
+            b'b' => Some(8),
+            b'e' | b'E' => Some(27),
+            b'f' => Some(12),
+            b'v' => Some(11),
+            b'\\' => Some(b'\\'),
+            b'\'' => Some(b'\''),
+            b'"' => Some(b'"'),
+            b'?' => Some(b'?'),
+            _ => None,
+        };
+        if let Some(b) = simple {
+            out.push(b);
+            return;
+        }
+        let take_hex = |lx: &mut Self, max: usize| {
+            let mut v: u32 = 0;
+            let mut n = 0;
+            while n < max {
+                match lx.peek().and_then(|c| (c as char).to_digit(16)) {
+                    Some(d) => {
+                        v = v * 16 + d;
+                        lx.pos += 1;
+                        n += 1;
+                    }
+                    None => break,
+                }
+            }
+            (v, n)
+        };
+        match c {
+            b'x' => {
+                let (v, n) = take_hex(self, 2);
+                if n > 0 {
+                    out.push(v as u8);
+                }
+            }
+            b'u' | b'U' => {
+                let (v, n) = take_hex(self, if c == b'u' { 4 } else { 8 });
+                if n > 0 {
+                    let ch = char::from_u32(v).unwrap_or('\u{FFFD}');
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                }
+            }
+            b'0'..=b'7' => {
+                let mut v: u32 = (c - b'0') as u32;
+                let mut n = 1;
+                while n < 3 {
+                    match self.peek() {
+                        Some(d @ b'0'..=b'7') => {
+                            v = v * 8 + (d - b'0') as u32;
+                            self.pos += 1;
+                            n += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                out.push((v & 0xFF) as u8);
+            }
+            b'c' => {
+                if let Some(d) = self.peek() {
+                    self.pos += 1;
+                    out.push(d & 0x1F);
+                }
+            }
+            _ => {
+                out.push(b'\\');
+                out.push(c);
+            }
+        }
+    }
+
+    /// After `$(`, `<(` or `>(`: parse the inner list as segments one level deeper and
+    /// return a word standing for its (unknown) output.
+    fn substitution_word(&mut self, opener: &[u8], what: &'static str) -> Word {
+        let start = self.pos - opener.len();
+        if self.depth + 1 > MAX_DEPTH {
+            self.global.push("nesting deeper than 32");
+            // Skip to the end: whatever follows cannot be attested.
+            self.pos = self.src.len();
+            return Word::unknown(String::from_utf8_lossy(&self.src[start..]).into_owned());
+        }
+        let mut inner = Lexer::new(self.src, self.depth + 1);
+        inner.pos = self.pos;
+        inner.list(Term::Paren);
+        self.pos = inner.pos;
+        self.absorb(inner);
+        let _ = what;
+        Word::unknown(
+            String::from_utf8_lossy(&self.src[start..self.pos.min(self.src.len())]).into_owned(),
+        )
+    }
+
+    /// A backtick substitution: its text up to the next unescaped backtick, parsed apart.
+    fn backtick(&mut self, parts: &mut Vec<Part>) {
+        let start = self.pos;
+        self.pos += 1;
+        let mut inner = Vec::new();
+        let mut closed = false;
+        while let Some(c) = self.peek() {
+            if c == b'\\' && matches!(self.peek_at(1), Some(b'`') | Some(b'\\') | Some(b'$')) {
+                inner.push(self.src[self.pos + 1]);
+                self.pos += 2;
+                continue;
+            }
+            self.pos += 1;
+            if c == b'`' {
+                closed = true;
+                break;
+            }
+            inner.push(c);
+        }
+        if !closed {
+            self.global.push("unterminated backtick");
+        }
+        self.nested(&inner);
+        parts.push(Part::Unknown(
+            String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
+        ));
+    }
+
+    /// Parse a separate piece of text (backticks, `${…}` defaults) one level deeper.
+    fn nested(&mut self, text: &[u8]) {
+        if self.depth + 1 > MAX_DEPTH {
+            self.global.push("nesting deeper than 32");
+            return;
+        }
+        let mut inner = Lexer::new(text, self.depth + 1);
+        inner.run();
+        self.absorb(inner);
+    }
+
+    fn absorb(&mut self, inner: Lexer<'_>) {
+        for g in inner.global {
+            if !self.global.contains(&g) {
+                self.global.push(g);
+            }
+        }
+        for s in inner.segments {
+            if self.segments.len() >= MAX_SEGMENTS {
+                if !self.global.contains(&"more than 10,000 segments") {
+                    self.global.push("more than 10,000 segments");
+                }
+                break;
+            }
+            self.segments.push(s);
+        }
+    }
+}

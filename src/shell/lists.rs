@@ -1,0 +1,322 @@
+//! SPEC Appendix A, as data: transparent wrappers and their options, shells, runners,
+//! builtins that evaluate code, and the env assignments an allow reading may strip.
+//! Every entry has a test in `tests.rs`.
+
+/// How a transparent wrapper takes its options before the command it runs.
+pub struct WrapperSpec {
+    pub name: &'static str,
+    /// Options without an argument (`-E`, `--login`).
+    pub flags: &'static [&'static str],
+    /// Options taking an argument, attached (`-uroot`, `--user=root`) or as the next word.
+    pub with_arg: &'static [&'static str],
+    /// Options after which no command follows (`command -v`, `taskset -p`): not a wrapper.
+    pub stop: &'static [&'static str],
+    /// Options that make the wrapper run its command through a shell (`sudo -s`).
+    pub shell: &'static [&'static str],
+    /// Positional words between the options and the command (`timeout DURATION`).
+    pub positionals: usize,
+    /// `NAME=VALUE` words may appear among the options (env).
+    pub assignments: bool,
+    /// `-N` numeric options (`nice -5`).
+    pub numeric: bool,
+}
+
+const fn w(name: &'static str) -> WrapperSpec {
+    WrapperSpec {
+        name,
+        flags: &[],
+        with_arg: &[],
+        stop: &[],
+        shell: &[],
+        positionals: 0,
+        assignments: false,
+        numeric: false,
+    }
+}
+
+pub static WRAPPERS: &[WrapperSpec] = &[
+    WrapperSpec {
+        flags: &[
+            "-A",
+            "-b",
+            "-E",
+            "-e",
+            "-H",
+            "-i",
+            "-K",
+            "-k",
+            "-l",
+            "-n",
+            "-P",
+            "-S",
+            "-s",
+            "-v",
+            "-B",
+            "-N",
+            "--askpass",
+            "--background",
+            "--preserve-env",
+            "--edit",
+            "--set-home",
+            "--login",
+            "--remove-timestamp",
+            "--reset-timestamp",
+            "--list",
+            "--non-interactive",
+            "--preserve-groups",
+            "--stdin",
+            "--shell",
+            "--validate",
+            "--bell",
+        ],
+        with_arg: &[
+            "-C",
+            "-D",
+            "-g",
+            "-h",
+            "-p",
+            "-R",
+            "-r",
+            "-T",
+            "-t",
+            "-U",
+            "-u",
+            "--close-from",
+            "--chdir",
+            "--group",
+            "--host",
+            "--prompt",
+            "--chroot",
+            "--role",
+            "--type",
+            "--command-timeout",
+            "--other-user",
+            "--user",
+        ],
+        stop: &["-V", "--version", "--help"],
+        shell: &["-i", "-s", "--login", "--shell"],
+        ..w("sudo")
+    },
+    WrapperSpec {
+        flags: &["-n", "-s", "-L"],
+        with_arg: &["-u", "-C"],
+        shell: &["-s"],
+        ..w("doas")
+    },
+    WrapperSpec {
+        flags: &[
+            "-i",
+            "-0",
+            "-v",
+            "--ignore-environment",
+            "--null",
+            "--debug",
+            "-",
+        ],
+        with_arg: &["-u", "-C", "-P", "--unset", "--chdir"],
+        stop: &["--help", "--version"],
+        assignments: true,
+        ..w("env")
+    },
+    WrapperSpec {
+        flags: &["-p"],
+        stop: &["-v", "-V"],
+        ..w("command")
+    },
+    w("builtin"),
+    WrapperSpec {
+        flags: &["-c", "-l"],
+        with_arg: &["-a"],
+        ..w("exec")
+    },
+    WrapperSpec {
+        with_arg: &["-n", "--adjustment"],
+        numeric: true,
+        ..w("nice")
+    },
+    w("nohup"),
+    WrapperSpec {
+        flags: &[
+            "-p",
+            "-a",
+            "-v",
+            "-q",
+            "--portability",
+            "--append",
+            "--verbose",
+            "--quiet",
+        ],
+        with_arg: &["-f", "-o", "--format", "--output"],
+        ..w("time")
+    },
+    WrapperSpec {
+        flags: &["-v", "--verbose", "--preserve-status", "--foreground"],
+        with_arg: &["-s", "-k", "--signal", "--kill-after"],
+        positionals: 1,
+        ..w("timeout")
+    },
+    WrapperSpec {
+        with_arg: &["-i", "-o", "-e", "--input", "--output", "--error"],
+        ..w("stdbuf")
+    },
+    WrapperSpec {
+        flags: &["-t", "--ignore"],
+        with_arg: &["-c", "-n", "--class", "--classdata"],
+        stop: &["-p", "-P", "-u", "--pid", "--pgid", "--uid"],
+        ..w("ionice")
+    },
+    WrapperSpec {
+        flags: &[
+            "-a",
+            "-b",
+            "-d",
+            "-f",
+            "-i",
+            "-o",
+            "-r",
+            "-R",
+            "-v",
+            "-e",
+            "--all-tasks",
+            "--batch",
+            "--deadline",
+            "--fifo",
+            "--idle",
+            "--other",
+            "--rr",
+            "--reset-on-fork",
+            "--verbose",
+        ],
+        with_arg: &[
+            "-T",
+            "-P",
+            "-D",
+            "--sched-runtime",
+            "--sched-period",
+            "--sched-deadline",
+        ],
+        stop: &["-p", "-m", "--pid", "--max"],
+        positionals: 1,
+        ..w("chrt")
+    },
+    WrapperSpec {
+        flags: &["-a", "--all-tasks", "-c", "--cpu-list"],
+        stop: &["-p", "--pid"],
+        positionals: 1,
+        ..w("taskset")
+    },
+    WrapperSpec {
+        flags: &["-c", "-f", "-w", "--ctty", "--fork", "--wait"],
+        ..w("setsid")
+    },
+    WrapperSpec {
+        flags: &["-p"],
+        ..w("unbuffer")
+    },
+    w("busybox"),
+    WrapperSpec {
+        flags: &[
+            "-0",
+            "-r",
+            "-t",
+            "-p",
+            "-x",
+            "-o",
+            "--null",
+            "--no-run-if-empty",
+            "--verbose",
+            "--interactive",
+            "--exit",
+            "--open-tty",
+        ],
+        with_arg: &[
+            "-a",
+            "-d",
+            "-E",
+            "-I",
+            "-L",
+            "-n",
+            "-P",
+            "-s",
+            "--arg-file",
+            "--delimiter",
+            "--eof",
+            "--replace",
+            "--max-lines",
+            "--max-args",
+            "--max-procs",
+            "--max-chars",
+            "--process-slot-var",
+        ],
+        stop: &["--show-limits", "--help", "--version"],
+        ..w("xargs")
+    },
+];
+
+pub fn wrapper(name: &str) -> Option<&'static WrapperSpec> {
+    WRAPPERS.iter().find(|w| w.name == name)
+}
+
+/// Wrappers Claude Code itself strips before matching allow rules.
+pub const ALLOW_STRIPPED_WRAPPERS: &[&str] = &["timeout", "time", "nice", "nohup", "stdbuf"];
+
+/// Reserved words removed from the front of a deny/ask reading.
+pub const LEADING_RESERVED: &[&str] = &[
+    "!", "{", "}", "(", "if", "then", "elif", "else", "do", "while", "until", "time",
+];
+
+pub const SHELLS: &[&str] = &[
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "mksh",
+    "ash",
+    "fish",
+    "csh",
+    "tcsh",
+    "yash",
+    "pwsh",
+    "powershell",
+];
+
+/// Env assignments an allow reading may strip (they cannot change which program runs or
+/// what it loads). Anything else keeps the assignment in the reading, so no allow matches.
+pub const SAFE_ENV: &[&str] = &[
+    "NODE_ENV",
+    "RUST_LOG",
+    "RUST_BACKTRACE",
+    "CI",
+    "TERM",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "CLICOLOR",
+    "COLUMNS",
+    "LINES",
+    "PAGER_DISABLE",
+    "DEBUG",
+];
+
+pub fn is_safe_env(name: &str) -> bool {
+    SAFE_ENV.contains(&name) || name.starts_with("LC_")
+}
+
+/// Is `s` a `NAME=value` (or `NAME+=value`) assignment word? Returns the name.
+pub fn assignment_name(s: &str) -> Option<&str> {
+    let eq = s.find('=')?;
+    let name = s[..eq].strip_suffix('+').unwrap_or(&s[..eq]);
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    if !(first.is_ascii_alphabetic() || first == '_') {
+        return None;
+    }
+    if chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        Some(name)
+    } else {
+        None
+    }
+}
