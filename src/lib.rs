@@ -10,7 +10,9 @@
 
 #[cfg(feature = "compiler")]
 pub mod compile;
+pub mod cli;
 pub mod content;
+pub mod host;
 pub mod ir;
 pub mod pattern;
 pub mod runtime;

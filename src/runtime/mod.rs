@@ -4,7 +4,9 @@
 
 #[cfg(feature = "compiler")]
 pub mod interp;
+pub mod layers;
 pub mod table_rules;
+pub mod trust;
 
 use crate::ir::{Decision, Tier, Verdict, TOOL_BASH};
 use crate::pattern::Match;

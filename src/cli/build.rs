@@ -1,0 +1,176 @@
+//! `polc build` and `polc test`.
+
+use super::default_sources;
+use crate::compile::{self, Compiled};
+use crate::ir::{Decision, Example, Policy, Tier};
+use crate::runtime::table_rules::TableRules;
+use crate::runtime::{decide, Request};
+use crate::syntax::diag::{Diagnostic, Diagnostics, Severity};
+use crate::{lower, table};
+use std::path::{Path, PathBuf};
+
+/// Load and compile, printing diagnostics; None when anything is wrong.
+fn load_and_compile(sources: &[PathBuf], stamp_base: Option<&Path>) -> Option<(Policy, Compiled)> {
+    let policy = match lower::load(sources, Tier::Project, stamp_base) {
+        Ok((p, warnings)) => {
+            if !warnings.0.is_empty() {
+                eprint!("{}", warnings.render_all());
+            }
+            p
+        }
+        Err(diags) => {
+            eprint!("{}", diags.render_all());
+            let n = diags.0.iter().filter(|d| matches!(d.severity, Severity::Error)).count();
+            eprintln!("error: {n} error(s); nothing written");
+            return None;
+        }
+    };
+    match compile::compile(&policy) {
+        Ok(c) => Some((policy, c)),
+        Err(errs) => {
+            let diags = Diagnostics(
+                errs.iter()
+                    .map(|e| {
+                        let rule = &policy.rules[e.rule];
+                        Diagnostic {
+                            severity: Severity::Error,
+                            code: "E020",
+                            message: format!("regex `{}` cannot be compiled: {}", rule.patterns[e.pattern].text, e.message),
+                            span: rule.span.clone(),
+                            len: 1,
+                            line_text: rule.text.clone(),
+                            help: Some("polc regexes compile to a size-capped DFA: no look-around or backreferences".into()),
+                        }
+                    })
+                    .collect(),
+            );
+            eprint!("{}", diags.render_all());
+            eprintln!("error: {} error(s); nothing written", errs.len());
+            None
+        }
+    }
+}
+
+/// A failed example: where it is and what it got.
+pub struct ExampleFailure<'a> {
+    pub example: &'a Example,
+    pub got: Decision,
+    pub detail: String,
+}
+
+/// Run every example against the compiled sections (what the hook will read).
+pub fn check_examples<'a>(policy: &'a Policy, compiled: &Compiled) -> (usize, Vec<ExampleFailure<'a>>) {
+    let mut failures = Vec::new();
+    let rules = match TableRules::new(|k| compiled.section(k)) {
+        Ok(r) => r,
+        Err(_) => return (0, failures),
+    };
+    for ex in &policy.examples {
+        let req = if ex.tool == crate::ir::TOOL_BASH {
+            Request::Bash { command: ex.input.clone() }
+        } else {
+            Request::Tool { tool: ex.tool.clone(), subject: ex.input.clone(), input_text: ex.input.clone() }
+        };
+        let host = ex.host.as_deref().unwrap_or("claude");
+        match decide(&rules, host, &req) {
+            Ok(out) => {
+                if out.decision != ex.expect {
+                    let detail = match out.winner.and_then(|w| crate::runtime::RuleSource::describe(&rules, w).ok()) {
+                        Some(d) => format!("decided by {} ({}:{}): {}", d.id, d.source, d.line, d.text),
+                        None => match &out.cause {
+                            crate::runtime::Cause::Unattestable { construct } => format!("unattestable: {construct}"),
+                            _ => "no rule matched every segment".into(),
+                        },
+                    };
+                    failures.push(ExampleFailure { example: ex, got: out.decision, detail });
+                }
+            }
+            Err(_) => failures.push(ExampleFailure { example: ex, got: Decision::Deny, detail: "table corrupt".into() }),
+        }
+    }
+    (policy.examples.len(), failures)
+}
+
+fn print_failures(fails: &[ExampleFailure<'_>]) {
+    for f in fails {
+        let host = f.example.host.as_deref().map(|h| format!(" on {h}")).unwrap_or_default();
+        eprintln!(
+            "{}: example failed: {} {:?}{} expected {}, got {} ({})",
+            f.example.span, f.example.tool, f.example.input, host, f.example.expect, f.got, f.detail
+        );
+    }
+}
+
+pub fn build(sources: &[PathBuf], output: &Path, check: bool) -> i32 {
+    let sources = default_sources(sources);
+    let out_dir = output.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
+    let base = std::fs::create_dir_all(out_dir).ok().and_then(|_| out_dir.canonicalize().ok());
+    let Some((policy, compiled)) = load_and_compile(&sources, base.as_deref()) else {
+        return 1;
+    };
+    let (n, fails) = check_examples(&policy, &compiled);
+    if !fails.is_empty() {
+        print_failures(&fails);
+        eprintln!("error: {} of {n} example(s) failed; nothing written", fails.len());
+        return 1;
+    }
+    let sections: Vec<(u32, &[u8])> = compiled.sections.iter().map(|(k, v)| (*k, v.as_slice())).collect();
+    let bytes = table::encode(&policy.sources, &compiled.counts, &sections);
+    if check {
+        return match std::fs::read(output) {
+            Ok(existing) if existing == bytes => {
+                eprintln!("{} is up to date ({} rules)", output.display(), policy.rules.len());
+                0
+            }
+            Ok(_) => {
+                eprintln!("error: {} is not what the sources compile to: run `polc build`", output.display());
+                1
+            }
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}; run `polc build`", output.display());
+                1
+            }
+        };
+    }
+    if let Err(e) = table::write_atomic(output, &bytes) {
+        eprintln!("error: cannot write {}: {e}", output.display());
+        return 1;
+    }
+    eprintln!(
+        "compiled {} rule(s) and {} example(s) from {} file(s) into {} ({} bytes)",
+        policy.rules.len(),
+        n,
+        policy.sources.len(),
+        output.display(),
+        bytes.len()
+    );
+    0
+}
+
+pub fn test(sources: &[PathBuf]) -> i32 {
+    let sources = default_sources(sources);
+    let Some((policy, compiled)) = load_and_compile(&sources, None) else {
+        return 1;
+    };
+    let (n, fails) = check_examples(&policy, &compiled);
+    for ex in &policy.examples {
+        let failed = fails.iter().any(|f| std::ptr::eq(f.example, ex));
+        if !failed {
+            let host = ex.host.as_deref().map(|h| format!(" on {h}")).unwrap_or_default();
+            println!("ok   {}: {} {:?}{} => {}", ex.span, ex.tool, ex.input, host, ex.expect);
+        }
+    }
+    for f in &fails {
+        let host = f.example.host.as_deref().map(|h| format!(" on {h}")).unwrap_or_default();
+        println!(
+            "FAIL {}: {} {:?}{} expected {}, got {} ({})",
+            f.example.span, f.example.tool, f.example.input, host, f.example.expect, f.got, f.detail
+        );
+    }
+    println!("{} passed, {} failed", n - fails.len(), fails.len());
+    if fails.is_empty() {
+        0
+    } else {
+        1
+    }
+}

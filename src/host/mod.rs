@@ -1,0 +1,3 @@
+//! Hosts: each agent's hook protocol, and the exit-code protocol for plugin callers.
+
+pub mod exit;
