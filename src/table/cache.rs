@@ -96,7 +96,10 @@ pub fn verified_line(key: &FileKey, checksum: u32) -> String {
 
 /// The `fresh` line for a source version matching a stamp.
 pub fn fresh_line(key: &FileKey, stamp_size: u64, stamp_hash: u64) -> String {
-    seal(format!("f1 {} {stamp_size} {stamp_hash:016x}", key.fields()))
+    seal(format!(
+        "f1 {} {stamp_size} {stamp_hash:016x}",
+        key.fields()
+    ))
 }
 
 fn seal(body: String) -> String {
@@ -170,7 +173,9 @@ fn try_record(dir: &Path, name: &str, line: &str) -> std::io::Result<()> {
     entry.push_str(line);
     entry.push('\n');
 
-    let cur_len = std::fs::symlink_metadata(&file).map(|m| m.len()).unwrap_or(0);
+    let cur_len = std::fs::symlink_metadata(&file)
+        .map(|m| m.len())
+        .unwrap_or(0);
     if cur_len as usize + entry.len() <= MAX_CACHE_BYTES {
         use std::os::unix::fs::FileExt;
         let mut f = std::fs::OpenOptions::new()
@@ -246,8 +251,16 @@ mod tests {
         }
         let len = std::fs::metadata(dir.join(VERIFIED)).unwrap().len() as usize;
         assert!(len <= MAX_CACHE_BYTES, "{len}");
-        assert!(contains(dir, VERIFIED, &verified_line(&key(n as u64 - 1), 1)));
-        assert!(contains(dir, VERIFIED, &verified_line(&key(n as u64 - 2), 1)));
+        assert!(contains(
+            dir,
+            VERIFIED,
+            &verified_line(&key(n as u64 - 1), 1)
+        ));
+        assert!(contains(
+            dir,
+            VERIFIED,
+            &verified_line(&key(n as u64 - 2), 1)
+        ));
         assert!(!contains(dir, VERIFIED, &verified_line(&key(0), 1)));
     }
 

@@ -123,7 +123,9 @@ mod tests {
 
     #[test]
     fn implementations_agree() {
-        let data: Vec<u8> = (0..4099u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        let data: Vec<u8> = (0..4099u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
         for len in [0, 1, 7, 8, 9, 15, 16, 63, 64, 65, 1000, 4099] {
             let d = &data[..len];
             let want = bitwise(d);

@@ -34,7 +34,7 @@ pub struct Header {
 }
 
 impl Header {
-    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+    pub fn to_bytes(self) -> [u8; HEADER_LEN] {
         let mut b = [0u8; HEADER_LEN];
         b[0..8].copy_from_slice(&MAGIC);
         b[8..12].copy_from_slice(&self.version.to_le_bytes());

@@ -90,10 +90,7 @@ fn validate_structure(bytes: &[u8], h: &Header) -> Result<Meta, LoadError> {
     }
     if len > h.file_len {
         return Err(LoadError::Corrupt {
-            what: format!(
-                "file is {len} bytes but its header says {}",
-                h.file_len
-            ),
+            what: format!("file is {len} bytes but its header says {}", h.file_len),
         });
     }
     if h.meta_off != HEADER_LEN as u64 {
@@ -204,7 +201,7 @@ impl Table {
             });
         }
         let h = Header::parse(&bytes)?;
-        let storage = if bytes.as_ptr() as usize % 64 == 0 {
+        let storage = if (bytes.as_ptr() as usize).is_multiple_of(64) {
             let len = bytes.len();
             Storage::Owned {
                 buf: bytes,
@@ -244,8 +241,7 @@ impl Table {
         settle: Duration,
     ) -> Result<Table, LoadError> {
         let io = |e: std::io::Error| {
-            if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR)
-            {
+            if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR) {
                 LoadError::Missing {
                     path: path.to_path_buf(),
                 }
@@ -299,10 +295,7 @@ impl Table {
             Ok(map) => Storage::Map(map),
             Err(_) => aligned_read(&mut f, size as usize).map_err(|e| {
                 if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                    LoadError::Truncated {
-                        len: 0,
-                        need: size,
-                    }
+                    LoadError::Truncated { len: 0, need: size }
                 } else {
                     io(e)
                 }
@@ -325,10 +318,10 @@ impl Table {
         let meta = validate_structure(b, &h)?;
         if !cached {
             if let Some(d) = cache_dir {
-            // Record only if the file did not change while we checked it, and its ctime is
-            // old enough that any later change must get another key.
-            let still = f.metadata().map(|m| FileKey::of(&m)).ok();
-            if still == Some(key) && key.settled(settle) {
+                // Record only if the file did not change while we checked it, and its ctime is
+                // old enough that any later change must get another key.
+                let still = f.metadata().map(|m| FileKey::of(&m)).ok();
+                if still == Some(key) && key.settled(settle) {
                     cache::record(d, cache::VERIFIED, &line);
                 }
             }

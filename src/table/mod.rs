@@ -1,5 +1,5 @@
-//! The compiled table on disk: a hand-written header, a bincode metadata block (in
-//! [`codec`], the only user of bincode) and opaque, 64-byte-aligned sections read in place
+//! The compiled table on disk: a hand-written header, a metadata block (encoded by
+//! `codec`, the one file that knows the serialization crate) and opaque, 64-byte-aligned sections read in place
 //! from a memory map. See `src/table/README.md` for the byte layout and the checks.
 //!
 //! - [`encode`] + [`write_atomic`] on the build side (deterministic bytes, atomic rename);
@@ -105,9 +105,9 @@ impl LoadError {
             | LoadError::NotRegularFile { .. }
             | LoadError::TooLarge { .. }
             | LoadError::Io { .. } => self.to_string(),
-            LoadError::Stale { source } => format!(
-                "polc table {t} is older than its source {source}: run `polc build`"
-            ),
+            LoadError::Stale { source } => {
+                format!("polc table {t} is older than its source {source}: run `polc build`")
+            }
             other => format!("polc table {t}: {other}"),
         }
     }

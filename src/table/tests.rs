@@ -85,7 +85,10 @@ fn round_trip() {
     assert_eq!(t.section(2), None);
     assert_eq!(t.meta().counts, counts());
     assert_eq!(t.meta().polc_version, env!("CARGO_PKG_VERSION"));
-    assert_eq!(t.meta().sources, vec![stamp("policies/default.pol", b"allow x\n")]);
+    assert_eq!(
+        t.meta().sources,
+        vec![stamp("policies/default.pol", b"allow x\n")]
+    );
     let kinds: Vec<u32> = t.meta().sections.iter().map(|e| e.kind).collect();
     assert_eq!(kinds, vec![1, 3, 7]);
     for e in &t.meta().sections {
@@ -123,7 +126,10 @@ fn deterministic_bytes() {
     // Large offsets (multi-byte varints) still reach the fixed point.
     let big = vec![9u8; 300_000];
     let c = encode(&[], &counts(), &[(1, &big), (2, &big), (300, b"z")]);
-    assert_eq!(c, encode(&[], &counts(), &[(300, b"z"), (2, &big), (1, &big)]));
+    assert_eq!(
+        c,
+        encode(&[], &counts(), &[(300, b"z"), (2, &big), (1, &big)])
+    );
     let t = Table::from_bytes(c).unwrap();
     assert_eq!(t.section(300), Some(&b"z"[..]));
 }
@@ -136,7 +142,10 @@ fn every_single_byte_change_of_a_small_table_is_caught() {
         for x in 1..=255u8 {
             let mut c = b.clone();
             c[i] ^= x;
-            assert!(Table::from_bytes(c).is_err(), "byte {i} ^ {x:#04x} accepted");
+            assert!(
+                Table::from_bytes(c).is_err(),
+                "byte {i} ^ {x:#04x} accepted"
+            );
         }
     }
 }
@@ -156,7 +165,10 @@ fn sampled_byte_changes_of_a_larger_table_are_caught() {
         for x in [0x01u8, 0x80, 0xff] {
             let mut c = b.clone();
             c[i] ^= x;
-            assert!(Table::from_bytes(c).is_err(), "byte {i} ^ {x:#04x} accepted");
+            assert!(
+                Table::from_bytes(c).is_err(),
+                "byte {i} ^ {x:#04x} accepted"
+            );
         }
         i += if i < 512 { 1 } else { 997 };
     }
@@ -200,7 +212,10 @@ fn wrong_magic_version_endianness() {
     e[12..16].copy_from_slice(&0x0102_0304u32.to_be_bytes());
     e[8..12].copy_from_slice(&FORMAT_VERSION.to_be_bytes());
     reseal(&mut e);
-    assert_eq!(Table::from_bytes(e).unwrap_err(), LoadError::WrongEndianness);
+    assert_eq!(
+        Table::from_bytes(e).unwrap_err(),
+        LoadError::WrongEndianness
+    );
 
     assert_eq!(
         Table::from_bytes(b"#!/bin/sh\necho not a table\n".repeat(5)).unwrap_err(),
@@ -219,8 +234,16 @@ fn hostile_section_directories_are_refused() {
         ("overflowing", vec![e(1, first, u64::MAX - 3)], first + 10),
         ("misaligned", vec![e(1, first + 4, 4)], first + 8),
         ("inside the metadata", vec![e(1, 0, 8)], first + 8),
-        ("duplicate kinds", vec![e(1, first, 0), e(1, first, 0)], first),
-        ("unsorted kinds", vec![e(2, first, 0), e(1, first, 0)], first),
+        (
+            "duplicate kinds",
+            vec![e(1, first, 0), e(1, first, 0)],
+            first,
+        ),
+        (
+            "unsorted kinds",
+            vec![e(2, first, 0), e(1, first, 0)],
+            first,
+        ),
         (
             "overlapping",
             vec![e(1, first, 128), e(2, first + 64, 8)],
@@ -411,7 +434,10 @@ fn missing_tables() {
         Err(LoadError::Truncated { len: 4, need: 64 })
     ));
     std::fs::write(&f, b"{\"not\": \"a table\"}").unwrap();
-    assert_eq!(Table::open_with_cache(&f, None).unwrap_err(), LoadError::BadMagic);
+    assert_eq!(
+        Table::open_with_cache(&f, None).unwrap_err(),
+        LoadError::BadMagic
+    );
     assert!(!LoadError::BadMagic.is_missing());
 }
 
@@ -527,7 +553,8 @@ fn touch_without_change_is_fresh_and_cached() {
     f.set_modified(std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000))
         .unwrap();
     drop(f);
-    t.check_fresh_inner(Some(&cache_dir), Duration::ZERO).unwrap();
+    t.check_fresh_inner(Some(&cache_dir), Duration::ZERO)
+        .unwrap();
     // Recorded for this key and stamp, so the next call does not hash.
     let key = FileKey::of(&std::fs::metadata(&src).unwrap());
     let s = &t.meta().sources[0];
@@ -536,7 +563,8 @@ fn touch_without_change_is_fresh_and_cached() {
         cache::FRESH,
         &cache::fresh_line(&key, s.size, s.hash)
     ));
-    t.check_fresh_inner(Some(&cache_dir), Duration::ZERO).unwrap();
+    t.check_fresh_inner(Some(&cache_dir), Duration::ZERO)
+        .unwrap();
 }
 
 #[test]
@@ -669,7 +697,7 @@ mod prop {
                 for e in &t.meta().sections {
                     let s = t.section(e.kind).unwrap();
                     prop_assert_eq!(s.len() as u64, e.len);
-                    prop_assert!(s.is_empty() || s.as_ptr() as usize % 64 == 0);
+                    prop_assert!(s.is_empty() || (s.as_ptr() as usize).is_multiple_of(64));
                 }
             }
         }
