@@ -232,13 +232,22 @@ impl Table {
 
     /// [`Table::open`] with an explicit cache folder (`None`: no cache, always a full CRC).
     pub fn open_with_cache(path: &Path, cache: Option<&Path>) -> Result<Table, LoadError> {
-        Self::open_inner(path, cache, cache::SETTLE)
+        Self::open_inner(path, cache, cache::SETTLE, true)
+    }
+
+    /// Like [`Table::open_with_cache`] but reads the file into a 64-aligned buffer instead of
+    /// mapping it. Costs a copy proportional to the file, but the loaded bytes are a private
+    /// snapshot: a writer changing or truncating the file afterwards (a bus error under a
+    /// map) cannot affect this process. Meant for tables an untrusted party can write.
+    pub fn open_unmapped(path: &Path, cache: Option<&Path>) -> Result<Table, LoadError> {
+        Self::open_inner(path, cache, cache::SETTLE, false)
     }
 
     pub(crate) fn open_inner(
         path: &Path,
         cache_dir: Option<&Path>,
         settle: Duration,
+        map: bool,
     ) -> Result<Table, LoadError> {
         let io = |e: std::io::Error| {
             if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR) {
@@ -285,15 +294,20 @@ impl Table {
         }
         let key = FileKey::of(&m);
 
-        // SAFETY: the map is read-only and private to this process; `Table` only hands out
-        // shared slices of it. The file is a regular file of `size` bytes (checked on this
-        // very descriptor). What a map cannot rule out is another process changing the file
-        // in place while it is mapped: polc writes tables by rename (a new inode, so a mapped
-        // old version never changes), and a table truncated under us is a bus error, not a
-        // wrong answer. Every byte read goes through the bounds checks below.
-        let storage = match unsafe { memmap2::MmapOptions::new().len(size as usize).map(&f) } {
-            Ok(map) => Storage::Map(map),
-            Err(_) => aligned_read(&mut f, size as usize).map_err(|e| {
+        let mapped = if map {
+            // SAFETY: the map is read-only and `Table` only hands out shared slices of it. The
+            // file is a regular file of `size` bytes (checked on this very descriptor). What a
+            // map cannot rule out is another process changing the file in place while it is
+            // mapped: polc writes tables by rename (a new inode, so a mapped old version never
+            // changes), and a table truncated under us is a bus error, not a wrong answer
+            // (`open_unmapped` avoids both). Every offset used goes through the checks below.
+            unsafe { memmap2::MmapOptions::new().len(size as usize).map(&f) }.ok()
+        } else {
+            None
+        };
+        let storage = match mapped {
+            Some(m) => Storage::Map(m),
+            None => aligned_read(&mut f, size as usize).map_err(|e| {
                 if e.kind() == std::io::ErrorKind::UnexpectedEof {
                     LoadError::Truncated { len: 0, need: size }
                 } else {

@@ -295,6 +295,19 @@ fn open_maps_and_aligns_sections() {
     assert_eq!(t.bytes().as_ptr() as usize % 4096, 0);
     assert_eq!(t.section(7).unwrap().as_ptr() as usize % 64, 0);
     assert_eq!(t.path(), Some(p.as_path()));
+    let u = Table::open_unmapped(&p, None).unwrap();
+    assert_eq!(u.bytes(), &small()[..]);
+    assert_eq!(u.section(7).unwrap().as_ptr() as usize % 64, 0);
+    assert_eq!(u.meta(), t.meta());
+    // The unmapped copy is a snapshot: truncating the file afterwards does not affect it.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&p)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    assert_eq!(u.section(1), Some(&b"first section"[..]));
+    assert!(Table::open_unmapped(&p, None).is_err());
 }
 
 #[test]
@@ -349,7 +362,7 @@ fn settled_key_is_recorded_and_reused_with_zero_settle() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("t.bin");
     write_atomic(&p, &small()).unwrap();
-    let t = Table::open_inner(&p, Some(d.path()), Duration::ZERO).unwrap();
+    let t = Table::open_inner(&p, Some(d.path()), Duration::ZERO, true).unwrap();
     assert_eq!(t.integrity(), Integrity::Checked);
     let key = FileKey::of(&std::fs::metadata(&p).unwrap());
     let h = Header::parse(&small()).unwrap();
@@ -358,17 +371,17 @@ fn settled_key_is_recorded_and_reused_with_zero_settle() {
         cache::VERIFIED,
         &cache::verified_line(&key, h.checksum)
     ));
-    let t = Table::open_inner(&p, Some(d.path()), Duration::ZERO).unwrap();
+    let t = Table::open_inner(&p, Some(d.path()), Duration::ZERO, true).unwrap();
     assert_eq!(t.integrity(), Integrity::Cached);
     // A replaced file (rename: new inode) is checked again.
     let mut c = small();
     c[HEADER_LEN + 3] ^= 0x10;
     write_atomic(&p, &c).unwrap();
-    assert!(Table::open_inner(&p, Some(d.path()), Duration::ZERO).is_err());
+    assert!(Table::open_inner(&p, Some(d.path()), Duration::ZERO, true).is_err());
     // A corrupted cache only means a full check.
     std::fs::write(d.path().join(cache::VERIFIED), b"\xff\xfe garbage\n\n").unwrap();
     write_atomic(&p, &small()).unwrap();
-    let t = Table::open_inner(&p, Some(d.path()), Duration::ZERO).unwrap();
+    let t = Table::open_inner(&p, Some(d.path()), Duration::ZERO, true).unwrap();
     assert_eq!(t.integrity(), Integrity::Checked);
 }
 
@@ -632,14 +645,14 @@ fn open_timings() {
     write_atomic(&p, &encode(&[], &counts(), &[(1, &sec)])).unwrap();
     drop(sec);
     let t0 = std::time::Instant::now();
-    let t = Table::open_inner(&p, Some(d.path()), Duration::ZERO).unwrap();
+    let t = Table::open_inner(&p, Some(d.path()), Duration::ZERO, true).unwrap();
     let cold = t0.elapsed();
     assert_eq!(t.integrity(), Integrity::Checked);
     drop(t);
     let t0 = std::time::Instant::now();
     let n = 100;
     for _ in 0..n {
-        let t = Table::open_inner(&p, Some(d.path()), Duration::ZERO).unwrap();
+        let t = Table::open_inner(&p, Some(d.path()), Duration::ZERO, true).unwrap();
         assert_eq!(t.integrity(), Integrity::Cached);
     }
     let warm = t0.elapsed() / n;
