@@ -17,3 +17,4 @@ pub mod ir;
 pub mod pattern;
 pub mod runtime;
 pub mod shell;
+pub mod table;

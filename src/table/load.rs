@@ -1,0 +1,519 @@
+//! Opening a table: `O_NONBLOCK` open, `fstat` checks, map, header/metadata/section checks,
+//! a CRC-32C once per file version; and staleness against the recorded sources.
+
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::cache::{self, FileKey, Snapshot};
+use super::header::{self, Header, HEADER_LEN};
+use super::write::align_up;
+use super::{codec, LoadError, Meta, MAX_META_BYTES, MAX_TABLE_BYTES};
+use crate::ir;
+
+/// How a table's bytes were found intact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Integrity {
+    /// The full CRC-32C ran on this load.
+    Checked,
+    /// The file's (dev, ino, size, mtime, ctime, checksum) was in the `verified` cache: the
+    /// CRC was skipped; every structural check still ran.
+    Cached,
+}
+
+enum Storage {
+    Map(memmap2::Mmap),
+    /// `buf[start..start + len]` is 64-byte aligned; `buf` is never resized.
+    Owned {
+        buf: Vec<u8>,
+        start: usize,
+        len: usize,
+    },
+}
+
+/// A loaded, verified table. Sections are slices of the map (or of an aligned buffer).
+pub struct Table {
+    storage: Storage,
+    meta: Meta,
+    path: Option<PathBuf>,
+    integrity: Integrity,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("path", &self.path)
+            .field("len", &self.bytes().len())
+            .field("mapped", &matches!(self.storage, Storage::Map(_)))
+            .field("integrity", &self.integrity)
+            .field("meta", &self.meta)
+            .finish()
+    }
+}
+
+/// Copies `bytes` into a fresh buffer whose data starts on a 64-byte boundary (no `unsafe`:
+/// over-allocate by 63 and start at the first aligned byte).
+fn aligned_copy(bytes: &[u8]) -> Storage {
+    let mut buf = vec![0u8; bytes.len() + 63];
+    let start = (64 - (buf.as_ptr() as usize % 64)) % 64;
+    buf[start..start + bytes.len()].copy_from_slice(bytes);
+    Storage::Owned {
+        buf,
+        start,
+        len: bytes.len(),
+    }
+}
+
+/// Reads exactly `len` bytes from `f` into a 64-aligned buffer (the fallback when mapping fails).
+fn aligned_read(f: &mut File, len: usize) -> std::io::Result<Storage> {
+    let mut buf = vec![0u8; len + 63];
+    let start = (64 - (buf.as_ptr() as usize % 64)) % 64;
+    f.read_exact(&mut buf[start..start + len])?;
+    Ok(Storage::Owned { buf, start, len })
+}
+
+fn in_memory() -> PathBuf {
+    PathBuf::from("(in memory)")
+}
+
+/// Checks everything but the checksum: lengths, metadata, stamp hash, section directory,
+/// padding. Never indexes out of bounds, whatever `bytes` holds.
+fn validate_structure(bytes: &[u8], h: &Header) -> Result<Meta, LoadError> {
+    let len = bytes.len() as u64;
+    if len < h.file_len {
+        return Err(LoadError::Truncated {
+            len,
+            need: h.file_len,
+        });
+    }
+    if len > h.file_len {
+        return Err(LoadError::Corrupt {
+            what: format!("file is {len} bytes but its header says {}", h.file_len),
+        });
+    }
+    if h.meta_off != HEADER_LEN as u64 {
+        return Err(LoadError::Corrupt {
+            what: format!("metadata offset {} (expected {HEADER_LEN})", h.meta_off),
+        });
+    }
+    if h.meta_len > MAX_META_BYTES as u64 {
+        return Err(LoadError::Corrupt {
+            what: format!("metadata length {} over the limit", h.meta_len),
+        });
+    }
+    let meta_end = h.meta_off + h.meta_len; // both bounded: no overflow
+    let meta_bytes = bytes
+        .get(h.meta_off as usize..meta_end as usize)
+        .ok_or_else(|| LoadError::Corrupt {
+            what: format!("metadata ends at {meta_end}, past the end of the file ({len})"),
+        })?;
+    let meta = codec::decode_meta(meta_bytes)?;
+
+    if ir::fnv1a64(&codec::encode_sources(&meta.sources)) != h.stamp_hash {
+        return Err(LoadError::Corrupt {
+            what: "sources' stamp hash does not match the metadata".into(),
+        });
+    }
+
+    // The section directory must be exactly the canonical layout `encode` writes: kinds
+    // strictly increasing, each section at the next 64-byte boundary after the previous one,
+    // zero padding between, the file ending with the last section.
+    let mut cur = meta_end;
+    let mut prev_kind: Option<u32> = None;
+    for e in &meta.sections {
+        if prev_kind.is_some_and(|p| e.kind <= p) {
+            return Err(LoadError::Corrupt {
+                what: format!("section kind {} is duplicated or out of order", e.kind),
+            });
+        }
+        prev_kind = Some(e.kind);
+        let want = align_up(cur).ok_or_else(|| LoadError::Corrupt {
+            what: "section layout overflows".into(),
+        })?;
+        if e.offset != want {
+            return Err(LoadError::Corrupt {
+                what: format!(
+                    "section kind {} at offset {}, expected {want}",
+                    e.kind, e.offset
+                ),
+            });
+        }
+        let end = e
+            .offset
+            .checked_add(e.len)
+            .filter(|&end| end <= len)
+            .ok_or_else(|| LoadError::Corrupt {
+                what: format!(
+                    "section kind {} ({} bytes at {}) runs past the end of the file ({len})",
+                    e.kind, e.len, e.offset
+                ),
+            })?;
+        check_zero(bytes, cur, e.offset)?;
+        cur = end;
+    }
+    if cur != len {
+        return Err(LoadError::Corrupt {
+            what: format!("{} bytes after the last section", len.saturating_sub(cur)),
+        });
+    }
+    Ok(meta)
+}
+
+fn check_zero(bytes: &[u8], from: u64, to: u64) -> Result<(), LoadError> {
+    let pad = bytes
+        .get(from as usize..to as usize)
+        .ok_or_else(|| LoadError::Corrupt {
+            what: format!("padding {from}..{to} out of bounds"),
+        })?;
+    if pad.iter().any(|&b| b != 0) {
+        return Err(LoadError::Corrupt {
+            what: format!("non-zero padding in {from}..{to}"),
+        });
+    }
+    Ok(())
+}
+
+fn verify_checksum(bytes: &[u8], h: &Header) -> Result<(), LoadError> {
+    let c = header::file_checksum(bytes);
+    if c != h.checksum {
+        return Err(LoadError::Corrupt {
+            what: format!(
+                "checksum mismatch (header {:08x}, content {c:08x})",
+                h.checksum
+            ),
+        });
+    }
+    Ok(())
+}
+
+impl Table {
+    /// Loads a table from memory: every check, including the full CRC (never cached). The
+    /// bytes are moved (or copied, if not 64-aligned) into a 64-byte-aligned buffer. Relative
+    /// source paths cannot be resolved without a folder: `check_fresh` skips them.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Table, LoadError> {
+        let len = bytes.len() as u64;
+        if len > MAX_TABLE_BYTES {
+            return Err(LoadError::TooLarge {
+                path: in_memory(),
+                size: len,
+            });
+        }
+        let h = Header::parse(&bytes)?;
+        let storage = if (bytes.as_ptr() as usize).is_multiple_of(64) {
+            let len = bytes.len();
+            Storage::Owned {
+                buf: bytes,
+                start: 0,
+                len,
+            }
+        } else {
+            aligned_copy(&bytes)
+        };
+        let b = storage_bytes(&storage);
+        if b.len() as u64 >= h.file_len {
+            verify_checksum(b, &h)?;
+        }
+        let meta = validate_structure(b, &h)?;
+        Ok(Table {
+            storage,
+            meta,
+            path: None,
+            integrity: Integrity::Checked,
+        })
+    }
+
+    /// Opens, maps and verifies the table at `path`, using the integrity cache in
+    /// [`super::cache_dir`]. See `src/table/README.md` for the steps.
+    pub fn open(path: &Path) -> Result<Table, LoadError> {
+        Self::open_with_cache(path, super::cache_dir().as_deref())
+    }
+
+    /// [`Table::open`] with an explicit cache folder (`None`: no cache, always a full CRC).
+    pub fn open_with_cache(path: &Path, cache: Option<&Path>) -> Result<Table, LoadError> {
+        Self::open_inner(path, cache, cache::SETTLE, true)
+    }
+
+    /// Like [`Table::open_with_cache`] but reads the file into a 64-aligned buffer instead of
+    /// mapping it. Costs a copy proportional to the file, but the loaded bytes are a private
+    /// snapshot: a writer changing or truncating the file afterwards (a bus error under a
+    /// map) cannot affect this process. Meant for tables an untrusted party can write.
+    pub fn open_unmapped(path: &Path, cache: Option<&Path>) -> Result<Table, LoadError> {
+        Self::open_inner(path, cache, cache::SETTLE, false)
+    }
+
+    pub(crate) fn open_inner(
+        path: &Path,
+        cache_dir: Option<&Path>,
+        settle: Duration,
+        map: bool,
+    ) -> Result<Table, LoadError> {
+        let io = |e: std::io::Error| {
+            if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR) {
+                LoadError::Missing {
+                    path: path.to_path_buf(),
+                }
+            } else {
+                LoadError::Io {
+                    path: path.to_path_buf(),
+                    err: e.to_string(),
+                }
+            }
+        };
+        // O_NONBLOCK: opening a FIFO must not wait for a writer.
+        let mut f = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(path)
+            .map_err(io)?;
+        let m = f.metadata().map_err(io)?;
+        if !m.is_file() {
+            return Err(LoadError::NotRegularFile {
+                path: path.to_path_buf(),
+            });
+        }
+        let size = m.len();
+        if size > MAX_TABLE_BYTES {
+            return Err(LoadError::TooLarge {
+                path: path.to_path_buf(),
+                size,
+            });
+        }
+        if size < HEADER_LEN as u64 {
+            let mut small = Vec::with_capacity(HEADER_LEN);
+            (&mut f)
+                .take(HEADER_LEN as u64)
+                .read_to_end(&mut small)
+                .map_err(io)?;
+            Header::parse(&small)?;
+            return Err(LoadError::Truncated {
+                len: size,
+                need: HEADER_LEN as u64,
+            });
+        }
+        let key = FileKey::of(&m);
+
+        let mapped = if map {
+            // SAFETY: the map is read-only and `Table` only hands out shared slices of it. The
+            // file is a regular file of `size` bytes (checked on this very descriptor). What a
+            // map cannot rule out is another process changing the file in place while it is
+            // mapped: polc writes tables by rename (a new inode, so a mapped old version never
+            // changes), and a table truncated under us is a bus error, not a wrong answer
+            // (`open_unmapped` avoids both). Every offset used goes through the checks below.
+            unsafe { memmap2::MmapOptions::new().len(size as usize).map(&f) }.ok()
+        } else {
+            None
+        };
+        let storage = match mapped {
+            Some(m) => Storage::Map(m),
+            None => aligned_read(&mut f, size as usize).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                    LoadError::Truncated { len: 0, need: size }
+                } else {
+                    io(e)
+                }
+            })?,
+        };
+        let b = storage_bytes(&storage);
+        let h = Header::parse(b)?;
+        // Length first (cheap), so the CRC never runs on a file that cannot be right.
+        if (b.len() as u64) < h.file_len {
+            return Err(LoadError::Truncated {
+                len: b.len() as u64,
+                need: h.file_len,
+            });
+        }
+        let line = cache::verified_line(&key, h.checksum);
+        let cached = cache_dir.is_some_and(|d| Snapshot::load(d, cache::VERIFIED).contains(&line));
+        if !cached {
+            verify_checksum(b, &h)?;
+        }
+        let meta = validate_structure(b, &h)?;
+        if !cached {
+            if let Some(d) = cache_dir {
+                // Record only if the file did not change while we checked it, and its ctime is
+                // old enough that any later change must get another key.
+                let still = f.metadata().map(|m| FileKey::of(&m)).ok();
+                if still == Some(key) && key.settled(settle) {
+                    cache::record(d, cache::VERIFIED, &line);
+                }
+            }
+        }
+        Ok(Table {
+            storage,
+            meta,
+            path: Some(path.to_path_buf()),
+            integrity: if cached {
+                Integrity::Cached
+            } else {
+                Integrity::Checked
+            },
+        })
+    }
+
+    pub fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    /// The whole file.
+    pub fn bytes(&self) -> &[u8] {
+        storage_bytes(&self.storage)
+    }
+
+    /// The section of this kind, in place (64-byte aligned), or `None` if absent.
+    pub fn section(&self, kind: u32) -> Option<&[u8]> {
+        let i = self
+            .meta
+            .sections
+            .binary_search_by_key(&kind, |e| e.kind)
+            .ok()?;
+        let e = self.meta.sections.get(i)?;
+        let start = usize::try_from(e.offset).ok()?;
+        let end = start.checked_add(usize::try_from(e.len).ok()?)?;
+        self.bytes().get(start..end)
+    }
+
+    /// The path the table was opened from (`None` for `from_bytes`).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Whether this load ran the full CRC or trusted the `verified` cache.
+    pub fn integrity(&self) -> Integrity {
+        self.integrity
+    }
+
+    /// Staleness against the recorded sources, using the cache in [`super::cache_dir`].
+    ///
+    /// Relative source paths are resolved against the table file's folder (for a
+    /// `from_bytes` table, which has none, they are skipped). For each source: `stat`; if
+    /// its (dev, ino, size, mtime, ctime) is in the `fresh` cache for this stamp, it is
+    /// fresh; else its size and FNV-1a 64 are compared with the stamp (and, if equal and
+    /// settled, recorded). A source that no longer exists is **not** stale: a table may be
+    /// shipped without its sources. A source that is now a folder, FIFO, etc. is stale.
+    pub fn check_fresh(&self) -> Result<(), LoadError> {
+        self.check_fresh_with_cache(super::cache_dir().as_deref())
+    }
+
+    /// [`Table::check_fresh`] with an explicit cache folder (`None`: always hash).
+    pub fn check_fresh_with_cache(&self, cache: Option<&Path>) -> Result<(), LoadError> {
+        self.check_fresh_inner(cache, cache::SETTLE)
+    }
+
+    pub(crate) fn check_fresh_inner(
+        &self,
+        cache_dir: Option<&Path>,
+        settle: Duration,
+    ) -> Result<(), LoadError> {
+        if self.meta.sources.is_empty() {
+            return Ok(());
+        }
+        let base: Option<PathBuf> = self.path.as_ref().map(|p| match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        });
+        let mut snapshot: Option<Snapshot> = None;
+        for s in &self.meta.sources {
+            let sp = Path::new(&s.path);
+            let full = if sp.is_absolute() {
+                sp.to_path_buf()
+            } else if let Some(b) = &base {
+                b.join(sp)
+            } else {
+                continue;
+            };
+            let stale = || LoadError::Stale {
+                source: s.path.clone(),
+            };
+            let io = |e: std::io::Error| LoadError::Io {
+                path: full.clone(),
+                err: e.to_string(),
+            };
+            let m = match std::fs::metadata(&full) {
+                Ok(m) => m,
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::NotFound
+                        || e.raw_os_error() == Some(libc::ENOTDIR) =>
+                {
+                    continue
+                }
+                Err(e) => return Err(io(e)),
+            };
+            if !m.is_file() || m.len() != s.size {
+                return Err(stale());
+            }
+            let key = FileKey::of(&m);
+            let line = cache::fresh_line(&key, s.size, s.hash);
+            if let Some(d) = cache_dir {
+                let snap = snapshot.get_or_insert_with(|| Snapshot::load(d, cache::FRESH));
+                if snap.contains(&line) {
+                    continue;
+                }
+            }
+            let mut f = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+                .open(&full)
+                .map_err(io)?;
+            let m2 = f.metadata().map_err(io)?;
+            if !m2.is_file() || m2.len() != s.size {
+                return Err(stale());
+            }
+            let (n, h) = hash_reader(&mut f, s.size.saturating_add(1)).map_err(io)?;
+            if n != s.size || h != s.hash {
+                return Err(stale());
+            }
+            if let Some(d) = cache_dir {
+                let after = f.metadata().map(|m| FileKey::of(&m)).ok();
+                if after == Some(key) && key.settled(settle) {
+                    cache::record(d, cache::FRESH, &line);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn storage_bytes(s: &Storage) -> &[u8] {
+    match s {
+        Storage::Map(m) => m,
+        Storage::Owned { buf, start, len } => buf.get(*start..*start + *len).unwrap_or(&[]),
+    }
+}
+
+/// FNV-1a 64 (as `ir::fnv1a64`) of at most `limit` bytes of `r`, streamed through a fixed
+/// buffer. Returns (bytes read, hash).
+fn hash_reader(r: &mut impl Read, limit: u64) -> std::io::Result<(u64, u64)> {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut n = 0u64;
+    let mut buf = [0u8; 16 << 10];
+    let mut r = r.take(limit);
+    loop {
+        let k = match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(k) => k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        for &b in buf.get(..k).unwrap_or(&[]) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        n += k as u64;
+    }
+    Ok((n, h))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn streamed_hash_matches_ir() {
+        let data: Vec<u8> = (0..40_000u32).map(|i| (i * 7 + i / 3) as u8).collect();
+        let (n, h) = super::hash_reader(&mut &data[..], u64::MAX).unwrap();
+        assert_eq!(n, data.len() as u64);
+        assert_eq!(h, crate::ir::fnv1a64(&data));
+        let (n, _) = super::hash_reader(&mut &data[..], 10).unwrap();
+        assert_eq!(n, 10);
+    }
+}
