@@ -10,3 +10,8 @@
 
 pub mod content;
 pub mod ir;
+
+#[cfg(feature = "compiler")]
+pub mod lower;
+#[cfg(feature = "compiler")]
+pub mod syntax;
