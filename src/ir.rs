@@ -227,8 +227,9 @@ pub struct SourceStamp {
 }
 
 /// Host names polc knows. Claude-authority first, then host-authoritative ones.
-pub const CLAUDE_AUTHORITY_HOSTS: &[&str] =
-    &["claude", "vscode", "copilot", "gemini", "cursor", "codex", "droid"];
+pub const CLAUDE_AUTHORITY_HOSTS: &[&str] = &[
+    "claude", "vscode", "copilot", "gemini", "cursor", "codex", "droid",
+];
 pub const HOST_AUTHORITATIVE_HOSTS: &[&str] = &["openclaw", "vibe"];
 
 pub fn is_known_host(h: &str) -> bool {

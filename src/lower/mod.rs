@@ -147,9 +147,18 @@ impl<'a> Loader<'a> {
     fn unreadable(&mut self, display: &str, include: Option<&Located<String>>, err: &str) {
         let d = match include {
             Some(inc) => self
-                .at("E010", format!("cannot read included file `{display}`: {err}"), &inc.span, inc.len)
+                .at(
+                    "E010",
+                    format!("cannot read included file `{display}`: {err}"),
+                    &inc.span,
+                    inc.len,
+                )
                 .with_help("include paths are relative to the including file"),
-            None => Diagnostic::error("E002", format!("cannot read `{display}`: {err}"), whole_file(display)),
+            None => Diagnostic::error(
+                "E002",
+                format!("cannot read `{display}`: {err}"),
+                whole_file(display),
+            ),
         };
         self.diags.push(d);
     }
@@ -192,7 +201,12 @@ impl<'a> Loader<'a> {
                     .chain(std::iter::once(canon.display().to_string()))
                     .collect();
                 let d = self
-                    .at("E009", format!("include cycle: `{display}` includes itself"), &inc.span, inc.len)
+                    .at(
+                        "E009",
+                        format!("include cycle: `{display}` includes itself"),
+                        &inc.span,
+                        inc.len,
+                    )
                     .with_help(format!("cycle: {}", chain.join(" -> ")));
                 self.diags.push(d);
             }
@@ -219,14 +233,29 @@ impl<'a> Loader<'a> {
                 let prefix = String::from_utf8_lossy(&bytes[..valid]).into_owned();
                 let src = SourceText::new(display, prefix);
                 let (line, column) = src.line_col(valid);
-                let line_start = bytes[..valid].iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-                let line_end = bytes[valid..].iter().position(|b| *b == b'\n').map_or(bytes.len(), |i| valid + i);
-                let line_text = String::from_utf8_lossy(&bytes[line_start..line_end]).trim_end_matches('\r').to_string();
+                let line_start = bytes[..valid]
+                    .iter()
+                    .rposition(|b| *b == b'\n')
+                    .map_or(0, |i| i + 1);
+                let line_end = bytes[valid..]
+                    .iter()
+                    .position(|b| *b == b'\n')
+                    .map_or(bytes.len(), |i| valid + i);
+                let line_text = String::from_utf8_lossy(&bytes[line_start..line_end])
+                    .trim_end_matches('\r')
+                    .to_string();
                 self.diags.push(
                     Diagnostic::error(
                         "E008",
-                        format!("invalid UTF-8 in `{display}` (byte 0x{:02x} at offset {valid})", bytes[valid]),
-                        Span { file: display.to_string(), line, column },
+                        format!(
+                            "invalid UTF-8 in `{display}` (byte 0x{:02x} at offset {valid})",
+                            bytes[valid]
+                        ),
+                        Span {
+                            file: display.to_string(),
+                            line,
+                            column,
+                        },
                     )
                     .with_line(line_text)
                     .with_help("policy sources must be UTF-8 text"),
@@ -243,7 +272,11 @@ impl<'a> Loader<'a> {
         self.stack.push(canonical(path));
         for item in ast.items {
             match item {
-                Item::Rule(r) => self.rules.push(r),
+                Item::Rule(r) => {
+                    // Examples in source order: a rule's own examples where the rule is.
+                    self.examples.extend(r.examples.iter().cloned());
+                    self.rules.push(r);
+                }
                 Item::Example(e) => self.examples.push(e),
                 Item::Include(inc) => {
                     let target = Path::new(&inc.value);
@@ -254,8 +287,16 @@ impl<'a> Loader<'a> {
                     };
                     let shown = resolved.display().to_string();
                     if std::fs::metadata(&resolved).is_ok_and(|m| m.is_dir()) {
-                        let d = self.at("E010", format!("included path `{shown}` is a directory"), &inc.span, inc.len)
-                            .with_help("include names one file; give directories to `polc build` instead");
+                        let d = self
+                            .at(
+                                "E010",
+                                format!("included path `{shown}` is a directory"),
+                                &inc.span,
+                                inc.len,
+                            )
+                            .with_help(
+                                "include names one file; give directories to `polc build` instead",
+                            );
                         self.diags.push(d);
                         continue;
                     }
@@ -268,14 +309,21 @@ impl<'a> Loader<'a> {
 
     fn finish(mut self) -> Result<(Policy, Diagnostics), Diagnostics> {
         let rules = std::mem::take(&mut self.rules);
-        let mut examples = std::mem::take(&mut self.examples);
+        let examples = std::mem::take(&mut self.examples);
         let mut explicit: HashMap<String, Span> = HashMap::new();
         for r in &rules {
             if let Some(id) = &r.id {
                 if let Some(first) = explicit.get(&id.value) {
                     let d = self
-                        .at("E007", format!("duplicate rule id `{}`", id.value), &id.span, id.len)
-                        .with_help(format!("first defined at {first}; ids must be unique across all sources"));
+                        .at(
+                            "E007",
+                            format!("duplicate rule id `{}`", id.value),
+                            &id.span,
+                            id.len,
+                        )
+                        .with_help(format!(
+                            "first defined at {first}; ids must be unique across all sources"
+                        ));
                     self.diags.push(d);
                 } else {
                     explicit.insert(id.value.clone(), id.span.clone());
@@ -285,7 +333,6 @@ impl<'a> Loader<'a> {
         let mut taken: HashSet<String> = explicit.keys().cloned().collect();
         let mut out = Vec::with_capacity(rules.len());
         for r in rules {
-            examples.extend(r.examples.iter().cloned());
             let id = match &r.id {
                 Some(id) => id.value.clone(),
                 None => derive_id(&r.span, &mut taken),
@@ -294,7 +341,10 @@ impl<'a> Loader<'a> {
                 out.push(rule);
             }
         }
-        let examples: Vec<ir::Example> = examples.into_iter().filter_map(|e| self.example(e)).collect();
+        let examples: Vec<ir::Example> = examples
+            .into_iter()
+            .filter_map(|e| self.example(e))
+            .collect();
         if self.diags.has_errors() {
             return Err(self.diags);
         }
@@ -319,7 +369,12 @@ impl<'a> Loader<'a> {
                     .copied()
                     .collect();
                 let d = self
-                    .at("E004", format!("unknown host `{}`", h.value), &h.span, h.len)
+                    .at(
+                        "E004",
+                        format!("unknown host `{}`", h.value),
+                        &h.span,
+                        h.len,
+                    )
                     .with_help(format!("expected one of {}", known.join(", ")));
                 self.diags.push(d);
             }
@@ -336,15 +391,31 @@ impl<'a> Loader<'a> {
             if needs_text && text.trim().is_empty() {
                 ok = false;
                 let d = self
-                    .at("E005", format!("empty {} pattern", kind.as_str()), &p.span, p.len)
-                    .with_help("a pattern needs some text; use `any` to match every call of the tool");
+                    .at(
+                        "E005",
+                        format!("empty {} pattern", kind.as_str()),
+                        &p.span,
+                        p.len,
+                    )
+                    .with_help(
+                        "a pattern needs some text; use `any` to match every call of the tool",
+                    );
                 self.diags.push(d);
                 continue;
             }
             if *kind == PatternKind::Regex {
                 if let Err(msg) = crate::content::build_regex_dfa(text) {
                     ok = false;
-                    let first = msg.lines().next().unwrap_or("").to_string();
+                    // The DFA builder's message is terse ("error building NFA"); the regex
+                    // parser says what is wrong, when the problem is the syntax.
+                    let first = match regex_automata::util::syntax::parse(text) {
+                        Err(e) => e
+                            .to_string()
+                            .lines()
+                            .find_map(|l| l.strip_prefix("error: "))
+                            .map_or(msg.clone(), str::to_string),
+                        Ok(_) => msg.clone(),
+                    };
                     let d = self
                         .at("E006", format!("invalid regex: {first}"), &p.span, p.len)
                         .with_help("regexes use regex-automata syntax without look-around or backreferences, and must compile to a DFA under the size cap");
@@ -368,7 +439,11 @@ impl<'a> Loader<'a> {
                     ok = false;
                     let d = self
                         .at("E014", "priority out of range", &p.span, p.len)
-                        .with_help(format!("priority must be between {} and {}", i32::MIN, i32::MAX));
+                        .with_help(format!(
+                            "priority must be between {} and {}",
+                            i32::MIN,
+                            i32::MAX
+                        ));
                     self.diags.push(d);
                     0
                 }
@@ -384,7 +459,12 @@ impl<'a> Loader<'a> {
             patterns,
             reason: r.reason,
             priority,
-            hosts: r.hosts.unwrap_or_default().into_iter().map(|h| h.value).collect(),
+            hosts: r
+                .hosts
+                .unwrap_or_default()
+                .into_iter()
+                .map(|h| h.value)
+                .collect(),
             tags: r.tags,
             text: r.text,
             span: r.span,
@@ -401,7 +481,12 @@ impl<'a> Loader<'a> {
         if expect.is_none() {
             ok = false;
             let d = self
-                .at("E011", format!("bad example expectation `{}`", e.expect.value), &e.expect.span, e.expect.len)
+                .at(
+                    "E011",
+                    format!("bad example expectation `{}`", e.expect.value),
+                    &e.expect.span,
+                    e.expect.len,
+                )
                 .with_help("expected allow, ask, deny or default");
             self.diags.push(d);
         }
@@ -481,4 +566,290 @@ fn is_polc_json(path: &Path) -> bool {
 }
 
 #[cfg(test)]
-mod tests {}
+mod tests {
+    use super::*;
+    use crate::ir::Verdict;
+
+    fn fixture(rel: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/syntax")
+            .join(rel)
+    }
+
+    fn codes(d: &Diagnostics) -> Vec<(&'static str, u32, u32)> {
+        d.iter()
+            .map(|d| (d.code, d.span.line, d.span.column))
+            .collect()
+    }
+
+    fn load_err(name: &str, text: &str) -> Diagnostics {
+        load_str(name, text, Tier::Project).expect_err("should fail")
+    }
+
+    #[test]
+    fn dsl_lowers_to_ir() {
+        let (p, w) = load(&[fixture("default.pol")], Tier::User, Some(&fixture(""))).unwrap();
+        assert!(w.is_empty(), "{}", w.render_all());
+        let ids: Vec<&str> = p.rules.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            vec![
+                "no-force-push",
+                "git.pol:11",
+                "default.pol:4",
+                "default.pol:9",
+                "default.pol:10",
+                "default.pol:11",
+                "default.pol:12"
+            ]
+        );
+        let force = &p.rules[0];
+        assert_eq!(force.verdict, Verdict::Deny);
+        assert_eq!(force.priority, 10);
+        assert_eq!(force.hosts, vec!["claude", "codex"]);
+        assert_eq!(force.tier, Tier::User);
+        assert_eq!(force.patterns.len(), 3);
+        assert!(force.span.file.ends_with("git.pol"));
+        assert_eq!((force.span.line, force.span.column), (1, 1));
+        let task = &p.rules[4];
+        assert_eq!(task.tool, "Task");
+        assert_eq!(task.patterns[0].kind, PatternKind::Any);
+        assert_eq!(task.text, "ask tool \"Task\" any");
+        // No pattern at all = any.
+        assert_eq!(p.rules[5].tool, "mcp__github__delete_repo");
+        assert_eq!(
+            p.rules[5].patterns,
+            vec![Pattern {
+                kind: PatternKind::Any,
+                text: String::new()
+            }]
+        );
+        // Examples: in rules (in rule order) then top-level ones.
+        assert_eq!(p.examples.len(), 5);
+        assert_eq!(p.examples[1].host.as_deref(), Some("openclaw"));
+        assert_eq!(p.examples[1].expect, Decision::Default);
+        assert_eq!(p.examples[4].tool, "read");
+        // Both files are stamped, relative to the base.
+        let stamps: Vec<&str> = p.sources.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(stamps, vec!["default.pol", "git.pol"]);
+        let text = std::fs::read(fixture("git.pol")).unwrap();
+        assert_eq!(p.sources[1].hash, ir::fnv1a64(&text));
+        assert_eq!(p.sources[1].size, text.len() as u64);
+    }
+
+    #[test]
+    fn semantic_errors_are_reported_together() {
+        let text = "deny bash prefix \"x\" {\n  id a\n  hosts claude nosuchhost\n}\ndeny bash prefix \"  \"\nask bash regex '(unclosed'\nallow bash exact \"y\" {\n  id a\n  priority 3000000000\n  example \"y\" => maybe\n  example \"y\" on mars => allow\n}\n";
+        let d = load_err("p.pol", text);
+        assert_eq!(
+            codes(&d),
+            vec![
+                ("E007", 8, 6),
+                ("E004", 3, 16),
+                ("E005", 5, 18),
+                ("E006", 6, 16),
+                ("E014", 9, 12),
+                ("E011", 10, 18),
+                ("E004", 11, 18),
+            ],
+            "{}",
+            d.render_all()
+        );
+        let dup = &d.0[0];
+        assert_eq!(
+            dup.help.as_deref(),
+            Some("first defined at p.pol:2:6; ids must be unique across all sources")
+        );
+        assert_eq!(dup.line_text, "  id a");
+        assert_eq!(d.0[3].message, "invalid regex: unclosed group");
+        assert_eq!(d.0[1].len, 10);
+    }
+
+    #[test]
+    fn syntax_and_semantic_errors_from_several_regions() {
+        let text =
+            "deny bsah prefix \"x\"\nallow bash prefix \"ok\" extra\ndeny bash prefix \"\"\n";
+        let d = load_err("p.pol", text);
+        assert_eq!(
+            codes(&d),
+            vec![("E003", 1, 6), ("E001", 2, 24), ("E005", 3, 18)]
+        );
+    }
+
+    #[test]
+    fn unreadable_file() {
+        let d = load(&[fixture("nope.pol")], Tier::Project, None).unwrap_err();
+        assert_eq!(codes(&d), vec![("E002", 0, 0)]);
+        assert!(d.0[0].message.contains("nope.pol"));
+        assert!(d.0[0].render().contains("--> "));
+    }
+
+    #[test]
+    fn invalid_utf8_points_at_the_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("bad.pol");
+        std::fs::write(&f, b"deny bash any\nallow bash exact \"caf\xe9\"\n").unwrap();
+        let d = load(&[f], Tier::Project, None).unwrap_err();
+        assert_eq!(codes(&d), vec![("E008", 2, 22)]);
+        assert!(d.0[0].message.contains("0xe9"));
+    }
+
+    #[test]
+    fn include_cycle_and_missing_include() {
+        let d = load(&[fixture("cycle/a.pol")], Tier::Project, None).unwrap_err();
+        assert_eq!(codes(&d), vec![("E009", 2, 9)]);
+        assert!(d.0[0].span.file.ends_with("b.pol"));
+        let d = load_err(
+            fixture("x.pol").to_str().unwrap(),
+            "include \"missing.pol\"\ninclude \"dir\"\n",
+        );
+        assert_eq!(codes(&d), vec![("E010", 1, 9), ("E010", 2, 9)]);
+    }
+
+    #[test]
+    fn directories_load_sorted_and_deterministic() {
+        let base = fixture("");
+        let (p, _) = load(&[fixture("dir")], Tier::Project, Some(&base)).unwrap();
+        let got: Vec<(String, String)> = p
+            .rules
+            .iter()
+            .map(|r| (r.id.clone(), r.patterns[0].text.clone()))
+            .collect();
+        let want = [
+            ("shared.pol:1", "docker"),
+            ("a.pol:2", "reboot"),
+            ("b.pol:1", "shutdown"),
+            ("extra.json:1", "curl"),
+            ("permcheck.json:2", "mkfs:*"),
+            ("permcheck.json:2:56", "ls"),
+            ("permcheck.json:2:68", "pwd"),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(got, want);
+        let stamps: Vec<&str> = p.sources.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(
+            stamps,
+            vec![
+                "dir/a.pol",
+                "dir/sub/shared.pol",
+                "dir/b.pol",
+                "dir/z/extra.json",
+                "dir/z/permcheck.json"
+            ]
+        );
+        let again = load(&[fixture("dir")], Tier::Project, Some(&base))
+            .unwrap()
+            .0;
+        assert_eq!(p, again);
+        // Relative to a sibling folder (the table's), with `..`.
+        let (p, _) = load(
+            &[fixture("dir/b.pol")],
+            Tier::Project,
+            Some(&fixture("cycle")),
+        )
+        .unwrap();
+        assert_eq!(p.sources[0].path, "../dir/b.pol");
+    }
+
+    #[test]
+    fn claude_settings_file_reads_only_permissions() {
+        let (p, w) = load(&[fixture(".claude/settings.json")], Tier::Project, None).unwrap();
+        assert!(w.is_empty(), "{}", w.render_all());
+        assert_eq!(p.rules.len(), 9);
+        assert!(p.rules.iter().all(|r| r.hosts == vec!["claude", "vscode"]));
+        let r = &p.rules[0];
+        assert_eq!(
+            (
+                r.tool.as_str(),
+                r.patterns[0].kind,
+                r.patterns[0].text.as_str()
+            ),
+            ("bash", PatternKind::Glob, "cargo test:*")
+        );
+        assert_eq!(r.id, "settings.json:10");
+        assert_eq!((r.span.line, r.span.column), (10, 7));
+        assert_eq!(r.text, "Bash(cargo test:*)");
+        assert_eq!(p.rules[1].patterns[0].kind, PatternKind::Exact);
+        assert_eq!(p.rules[3].tool, "mcp__github__get_issue");
+        assert_eq!(p.rules[4].patterns[0].kind, PatternKind::Glob);
+        assert_eq!(
+            p.rules[6].patterns[0],
+            Pattern {
+                kind: PatternKind::Specifier,
+                text: "./.env".into()
+            }
+        );
+    }
+
+    #[test]
+    fn allow_input_field_rule_is_a_warning() {
+        let (p, w) = load_str(
+            "permcheck.json",
+            r#"{"permissions": {"allow": ["Task(model:opus)"], "deny": ["Task(model:opus)"]}}"#,
+            Tier::Project,
+        )
+        .unwrap();
+        assert_eq!(codes(&w), vec![("W001", 1, 28)]);
+        assert!(!w.has_errors());
+        assert_eq!(p.rules.len(), 1);
+        assert_eq!(p.rules[0].verdict, Verdict::Deny);
+        assert_eq!(p.rules[0].patterns[0].kind, PatternKind::Specifier);
+    }
+
+    #[test]
+    fn json_errors_are_all_reported() {
+        let d = load_err(
+            "permcheck.json",
+            r#"{"permissions": {"deny": ["Bash()", "Bash(", 7]}, "rules": [{"verdict": "deny", "regex": ["("], "hosts": ["nope"], "priority": 1.5}], "exampels": []}"#,
+        );
+        let c: Vec<&str> = d.iter().map(|d| d.code).collect();
+        assert_eq!(
+            c,
+            vec!["E005", "E001", "E013", "E013", "E012", "E004", "E006"],
+            "{}",
+            d.render_all()
+        );
+    }
+
+    #[test]
+    fn json_examples_and_ids() {
+        let (p, _) = load_str(
+            "permcheck.json",
+            "{\n \"permissions\": {\"deny\": [{\"rule\": \"Bash(git push --force)\", \"id\": \"nf\", \"examples\": [{\"command\": \"git push --force\", \"expect\": \"deny\"}]}]},\n \"examples\": [{\"tool\": \"Read\", \"input\": \".env\", \"expect\": \"deny\", \"host\": \"claude\"}]\n}",
+            Tier::Managed,
+        )
+        .unwrap();
+        assert_eq!(p.rules[0].id, "nf");
+        assert_eq!(p.rules[0].patterns[0].kind, PatternKind::Prefix);
+        assert_eq!(p.examples.len(), 2);
+        assert_eq!(p.examples[1].tool, "read");
+        assert_eq!(p.examples[1].host.as_deref(), Some("claude"));
+        assert_eq!(p.sources[0].path, "permcheck.json");
+        let d = load_err(
+            "permcheck.json",
+            r#"{"permissions": {"deny": [{"rule": "Bash(a)", "id": "x"}, {"rule": "Bash(b)", "id": "x"}]}}"#,
+        );
+        assert_eq!(codes(&d), vec![("E007", 1, 85)]);
+    }
+
+    #[test]
+    fn conformance_rule_strings_lower() {
+        for s in [
+            "Bash(git push --force)",
+            "Bash(*:*)",
+            "Bash(git status *)",
+            "Bash(echo \\*)",
+            "Bash(sudo:*)",
+        ] {
+            let text = format!(
+                r#"{{"permissions": {{"allow": [{s:?}], "ask": [{s:?}], "deny": [{s:?}]}}}}"#
+            );
+            let (p, w) = load_str("permcheck.json", &text, Tier::Project).unwrap();
+            assert!(w.is_empty());
+            assert_eq!(p.rules.len(), 3);
+        }
+    }
+}

@@ -164,9 +164,21 @@ mod tests {
         let cases: Vec<(&str, Verdict, Mapped)> = vec![
             ("Bash(git push:*)", Deny, rule("bash", Glob, "git push:*")),
             ("Bash(git push:*)", Allow, rule("bash", Glob, "git push:*")),
-            ("Bash(npm run build)", Allow, rule("bash", Exact, "npm run build")),
-            ("Bash(npm run build)", Deny, rule("bash", Prefix, "npm run build")),
-            ("Bash(npm run build)", Ask, rule("bash", Prefix, "npm run build")),
+            (
+                "Bash(npm run build)",
+                Allow,
+                rule("bash", Exact, "npm run build"),
+            ),
+            (
+                "Bash(npm run build)",
+                Deny,
+                rule("bash", Prefix, "npm run build"),
+            ),
+            (
+                "Bash(npm run build)",
+                Ask,
+                rule("bash", Prefix, "npm run build"),
+            ),
             ("Bash(* --force)", Deny, rule("bash", Glob, "* --force")),
             ("Bash(echo \\* *)", Allow, rule("bash", Glob, "echo \\* *")),
             ("Bash", Allow, rule("bash", Glob, "*")),
@@ -177,20 +189,44 @@ mod tests {
             ("Bash(timeout:5)", Allow, rule("bash", Exact, "timeout:5")),
             ("Bash(echo (hi))", Deny, rule("bash", Prefix, "echo (hi)")),
             ("Read(./.env)", Deny, rule("read", Specifier, "./.env")),
-            ("Grep(~/secrets/**)", Allow, rule("read", Specifier, "~/secrets/**")),
+            (
+                "Grep(~/secrets/**)",
+                Allow,
+                rule("read", Specifier, "~/secrets/**"),
+            ),
             ("Glob", Ask, rule("read", Any, "")),
             ("Write(//etc/**)", Deny, rule("edit", Specifier, "//etc/**")),
             ("MultiEdit", Deny, rule("edit", Any, "")),
-            ("NotebookEdit(x.ipynb)", Deny, rule("edit", Specifier, "x.ipynb")),
-            ("WebFetch(domain:docs.rs)", Allow, rule("webfetch", Specifier, "domain:docs.rs")),
+            (
+                "NotebookEdit(x.ipynb)",
+                Deny,
+                rule("edit", Specifier, "x.ipynb"),
+            ),
+            (
+                "WebFetch(domain:docs.rs)",
+                Allow,
+                rule("webfetch", Specifier, "domain:docs.rs"),
+            ),
             ("WebFetch", Deny, rule("webfetch", Any, "")),
             ("WebSearch", Allow, rule("websearch", Any, "")),
-            ("mcp__github__get_issue", Allow, rule("mcp__github__get_issue", Any, "")),
+            (
+                "mcp__github__get_issue",
+                Allow,
+                rule("mcp__github__get_issue", Any, ""),
+            ),
             ("mcp__github__*", Deny, rule("mcp__github__*", Any, "")),
             ("mcp__github", Deny, rule("mcp__github", Any, "")),
             ("Agent(Explore)", Allow, rule("Agent", Specifier, "Explore")),
-            ("Task(model:opus)", Deny, rule("Task", Specifier, "model:opus")),
-            ("Task(model:opus)", Ask, rule("Task", Specifier, "model:opus")),
+            (
+                "Task(model:opus)",
+                Deny,
+                rule("Task", Specifier, "model:opus"),
+            ),
+            (
+                "Task(model:opus)",
+                Ask,
+                rule("Task", Specifier, "model:opus"),
+            ),
             (
                 "Task(model:opus)",
                 Allow,
@@ -199,7 +235,11 @@ mod tests {
                     param: "model".into(),
                 },
             ),
-            ("Agent(domain:x)", Allow, rule("Agent", Specifier, "domain:x")),
+            (
+                "Agent(domain:x)",
+                Allow,
+                rule("Agent", Specifier, "domain:x"),
+            ),
             ("Task", Allow, rule("Task", Any, "")),
         ];
         for (s, v, want) in cases {

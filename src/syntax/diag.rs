@@ -86,7 +86,13 @@ impl Diagnostic {
     /// ```
     pub fn render(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "{}[{}]: {}", self.severity.as_str(), self.code, self.message);
+        let _ = writeln!(
+            out,
+            "{}[{}]: {}",
+            self.severity.as_str(),
+            self.code,
+            self.message
+        );
         let width = if self.span.line == 0 {
             1
         } else {
@@ -178,7 +184,10 @@ impl Diagnostics {
                 "error: {errors} error{}{}",
                 if errors == 1 { "" } else { "s" },
                 if warnings > 0 {
-                    format!(", {warnings} warning{}", if warnings == 1 { "" } else { "s" })
+                    format!(
+                        ", {warnings} warning{}",
+                        if warnings == 1 { "" } else { "s" }
+                    )
                 } else {
                     String::new()
                 }
@@ -244,7 +253,9 @@ impl SourceText {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line_idx];
-        let col = self.text[start..floor_char(&self.text, offset)].chars().count();
+        let col = self.text[start..floor_char(&self.text, offset)]
+            .chars()
+            .count();
         (line_idx as u32 + 1, col as u32 + 1)
     }
 
@@ -339,7 +350,9 @@ mod tests {
         let start = src.text.find("bsah").unwrap();
         let d = src
             .error("E003", "unknown tool `bsah`", start, start + 4)
-            .with_help("expected bash, read, edit, webfetch, websearch, mcp__server__tool, or tool \"Name\"");
+            .with_help(
+            "expected bash, read, edit, webfetch, websearch, mcp__server__tool, or tool \"Name\"",
+        );
         assert_eq!(
             d.render(),
             "error[E003]: unknown tool `bsah`\n  --> policies/default.pol:12:6\n   |\n12 | deny bsah prefix \"rm -rf\"\n   |      ^^^^\n   = help: expected bash, read, edit, webfetch, websearch, mcp__server__tool, or tool \"Name\"\n"
@@ -358,12 +371,19 @@ mod tests {
 
     #[test]
     fn whole_file_diagnostic_has_no_snippet() {
-        let d = Diagnostic::error("E002", "cannot read `x.pol`: not found", Span {
-            file: "x.pol".into(),
-            line: 0,
-            column: 0,
-        });
-        assert_eq!(d.render(), "error[E002]: cannot read `x.pol`: not found\n --> x.pol\n");
+        let d = Diagnostic::error(
+            "E002",
+            "cannot read `x.pol`: not found",
+            Span {
+                file: "x.pol".into(),
+                line: 0,
+                column: 0,
+            },
+        );
+        assert_eq!(
+            d.render(),
+            "error[E002]: cannot read `x.pol`: not found\n --> x.pol\n"
+        );
         let all = Diagnostics(vec![d]);
         assert!(all.has_errors());
         assert_eq!(all.to_json()["errors"], 1);

@@ -5,8 +5,8 @@
 //! `include` or `example`, so each rule region reports its own first syntax error.
 
 use super::{
-    clip_text, dsl_tool, AstExample, AstRule, Diagnostics, Item, Located, PolicyParser,
-    SourceText, TOOL_HELP,
+    clip_text, dsl_tool, AstExample, AstRule, Diagnostics, Item, Located, PolicyParser, SourceText,
+    TOOL_HELP,
 };
 use super::{Ast, Diagnostic};
 use crate::ir::{Pattern, PatternKind, Verdict};
@@ -26,7 +26,11 @@ pub fn parse(src: &SourceText, diags: &mut Diagnostics) -> Ast {
             Ok(mut pairs) => {
                 let Some(step) = pairs.next() else { break };
                 let end = pos + step.as_span().end();
-                let mut cx = Cx { src, base: pos, diags };
+                let mut cx = Cx {
+                    src,
+                    base: pos,
+                    diags,
+                };
                 for p in step.into_inner() {
                     if p.as_rule() == R::item {
                         if let Some(item) = cx.item(p) {
@@ -100,7 +104,9 @@ fn describe(r: &R) -> &'static str {
         | R::kw_reason
         | R::kw_priority
         | R::kw_hosts
-        | R::kw_tags => "an attribute (`id`, `reason`, `priority`, `hosts`, `tags`, `example`) or a pattern",
+        | R::kw_tags => {
+            "an attribute (`id`, `reason`, `priority`, `hosts`, `tags`, `example`) or a pattern"
+        }
         R::eol | R::EOI => "end of line",
         R::string | R::dq_string | R::sq_string | R::dq_inner | R::sq_inner => "a string",
         R::ident => "a name",
@@ -148,7 +154,11 @@ fn syntax_error(src: &SourceText, off: usize, positives: &[R]) -> Diagnostic {
         }
     };
     let mut d = src.error("E001", format!("syntax error: {message}"), off, off + n);
-    if let Some(q) = text[off..].chars().next().filter(|c| *c == '"' || *c == '\'') {
+    if let Some(q) = text[off..]
+        .chars()
+        .next()
+        .filter(|c| *c == '"' || *c == '\'')
+    {
         let line_end = src.line_end(off);
         let body = &text[off + 1..line_end];
         if !body.contains(q) {
@@ -204,16 +214,19 @@ impl Cx<'_> {
         self.base + p.as_span().end()
     }
     fn located<T>(&self, p: &Pair<R>, value: T) -> Located<T> {
-        let d = self
-            .src
-            .error("", "", self.start(p), self.end(p));
+        let d = self.src.error("", "", self.start(p), self.end(p));
         Located {
             value,
             span: d.span,
             len: d.len,
         }
     }
-    fn error(&mut self, code: &'static str, msg: impl Into<String>, p: &Pair<R>) -> &mut Diagnostic {
+    fn error(
+        &mut self,
+        code: &'static str,
+        msg: impl Into<String>,
+        p: &Pair<R>,
+    ) -> &mut Diagnostic {
         let d = self.src.error(code, msg, self.start(p), self.end(p));
         self.diags.push(d);
         self.diags.0.last_mut().expect("just pushed")
@@ -312,11 +325,14 @@ impl Cx<'_> {
             R::attr_priority => {
                 if let Some(v) = a.into_inner().nth(1) {
                     // Digits that overflow i64 are certainly out of the i32 range.
-                    let n = v.as_str().parse::<i64>().unwrap_or(if v.as_str().starts_with('-') {
-                        i64::MIN
-                    } else {
-                        i64::MAX
-                    });
+                    let n = v
+                        .as_str()
+                        .parse::<i64>()
+                        .unwrap_or(if v.as_str().starts_with('-') {
+                            i64::MIN
+                        } else {
+                            i64::MAX
+                        });
                     rule.priority = Some(self.located(&v, n));
                 }
             }
@@ -329,7 +345,11 @@ impl Cx<'_> {
                 rule.hosts = Some(hosts);
             }
             R::attr_tags => {
-                rule.tags = a.into_inner().skip(1).map(|t| t.as_str().to_string()).collect();
+                rule.tags = a
+                    .into_inner()
+                    .skip(1)
+                    .map(|t| t.as_str().to_string())
+                    .collect();
             }
             R::attr_example => {
                 if let Some(body) = a.into_inner().nth(1) {
@@ -388,7 +408,8 @@ impl Cx<'_> {
                 if let Some(t) = dsl_tool(word) {
                     return Some(t);
                 }
-                self.error("E003", format!("unknown tool `{word}`"), &inner).help = Some(TOOL_HELP.into());
+                self.error("E003", format!("unknown tool `{word}`"), &inner)
+                    .help = Some(TOOL_HELP.into());
                 None
             }
         }
@@ -454,7 +475,9 @@ impl Cx<'_> {
                         None => {
                             self.error(
                                 "E001",
-                                format!("syntax error: `\\u{{{rest}}}` is not a Unicode scalar value"),
+                                format!(
+                                    "syntax error: `\\u{{{rest}}}` is not a Unicode scalar value"
+                                ),
                                 p,
                             );
                             return None;
@@ -483,7 +506,7 @@ mod tests {
     fn errs(text: &str) -> Vec<(&'static str, u32, u32, String)> {
         parse_str(text)
             .1
-            .0
+             .0
             .into_iter()
             .map(|d| (d.code, d.span.line, d.span.column, d.message))
             .collect()
@@ -524,15 +547,23 @@ example "rm -rf /" => deny
         let (ast, d) = parse_str(text);
         assert!(d.is_empty(), "{}", d.render_all());
         assert_eq!(ast.items.len(), 7);
-        assert!(matches!(&ast.items[0], Item::Include(l) if l.value == "other.pol" && l.span.line == 2 && l.span.column == 9));
+        assert!(
+            matches!(&ast.items[0], Item::Include(l) if l.value == "other.pol" && l.span.line == 2 && l.span.column == 9)
+        );
         let r = rules(&ast);
         assert_eq!(r[0].verdict, Verdict::Deny);
         assert_eq!(r[0].tool, "bash");
-        assert_eq!(r[0].text, r#"deny bash prefix "git push --force" prefix "git push -f""#);
+        assert_eq!(
+            r[0].text,
+            r#"deny bash prefix "git push --force" prefix "git push -f""#
+        );
         assert_eq!((r[0].span.line, r[0].span.column), (4, 1));
         assert_eq!(r[0].patterns.len(), 3);
         assert_eq!(r[0].patterns[2].value.kind, PatternKind::Glob);
-        assert_eq!((r[0].patterns[2].span.line, r[0].patterns[2].span.column), (10, 12));
+        assert_eq!(
+            (r[0].patterns[2].span.line, r[0].patterns[2].span.column),
+            (10, 12)
+        );
         assert_eq!(r[0].id.as_ref().unwrap().value, "no-force-push");
         assert_eq!(r[0].priority.as_ref().unwrap().value, -10);
         assert_eq!(r[0].hosts.as_ref().unwrap().len(), 2);
@@ -545,7 +576,9 @@ example "rm -rf /" => deny
         assert_eq!(r[3].tool, "mcp__github__delete_repo");
         assert!(r[3].patterns.is_empty());
         assert_eq!(r[4].patterns[0].value.text, r"^ls\s");
-        assert!(matches!(&ast.items[6], Item::Example(e) if e.input == "rm -rf /" && e.expect.value == "deny"));
+        assert!(
+            matches!(&ast.items[6], Item::Example(e) if e.input == "rm -rf /" && e.expect.value == "deny")
+        );
     }
 
     #[test]
@@ -593,7 +626,10 @@ example "rm -rf /" => deny
     fn resynchronises_per_rule_region() {
         let text = "deny bash prefix \"a\" oops\nallow bash prefix \"ok\"\ndeny bash {\n  bogus 1\n}\nask bash prefix ??\nallow bash any\n";
         let (ast, d) = parse_str(text);
-        let pos: Vec<_> = d.iter().map(|d| (d.code, d.span.line, d.span.column)).collect();
+        let pos: Vec<_> = d
+            .iter()
+            .map(|d| (d.code, d.span.line, d.span.column))
+            .collect();
         assert_eq!(pos, vec![("E001", 1, 22), ("E001", 4, 3), ("E001", 6, 17)]);
         // The good rules between the bad ones are still read.
         let r = rules(&ast);
@@ -607,7 +643,10 @@ example "rm -rf /" => deny
         let e = parse_str("\ndeny bsah prefix \"rm -rf\"\n").1;
         assert_eq!(e.len(), 1);
         let d = &e.0[0];
-        assert_eq!((d.code, d.span.line, d.span.column, d.len), ("E003", 2, 6, 4));
+        assert_eq!(
+            (d.code, d.span.line, d.span.column, d.len),
+            ("E003", 2, 6, 4)
+        );
         assert_eq!(d.message, "unknown tool `bsah`");
         assert!(d.render().contains("     ^^^^"));
         let e = errs("deny prefix \"x\"\n");

@@ -3,11 +3,11 @@
 //! keeps its position.
 
 use super::claude::{map_rule, Mapped};
-use super::{
-    clip_text, dsl_tool, AstExample, AstRule, Diagnostic, Diagnostics, Item, Located,
-    PolicyParser, SourceText,
-};
 use super::{claude, Ast};
+use super::{
+    clip_text, dsl_tool, AstExample, AstRule, Diagnostic, Diagnostics, Item, Located, PolicyParser,
+    SourceText,
+};
 use crate::ir::{Pattern, PatternKind, Verdict};
 use pest::error::InputLocation;
 use pest::iterators::Pair;
@@ -49,7 +49,7 @@ impl JValue {
 }
 
 /// Parse a JSON document, or return the syntax error (E001).
-pub fn parse_json(src: &SourceText) -> Result<JNode, Diagnostic> {
+pub fn parse_json(src: &SourceText) -> Result<JNode, Box<Diagnostic>> {
     let mut pairs = PolicyParser::parse(R::json_doc, &src.text).map_err(|e| {
         let off = match e.location {
             InputLocation::Pos(p) => p,
@@ -89,13 +89,13 @@ pub fn parse_json(src: &SourceText) -> Result<JNode, Diagnostic> {
                 )
             }
         };
-        src.error(
+        Box::new(src.error(
             "E001",
             message,
             off,
             off + 1,
         )
-        .with_help("check for a missing or extra `,`, `:`, quote or bracket (JSON allows no comments or trailing commas)")
+        .with_help("check for a missing or extra `,`, `:`, quote or bracket (JSON allows no comments or trailing commas)"))
     })?;
     let doc = pairs.next().expect("json_doc");
     let value = doc
@@ -105,7 +105,7 @@ pub fn parse_json(src: &SourceText) -> Result<JNode, Diagnostic> {
     convert(src, value)
 }
 
-fn convert(src: &SourceText, p: Pair<R>) -> Result<JNode, Diagnostic> {
+fn convert(src: &SourceText, p: Pair<R>) -> Result<JNode, Box<Diagnostic>> {
     let (start, end) = (p.as_span().start(), p.as_span().end());
     let inner = if p.as_rule() == R::json_value {
         p.into_inner().next().expect("value")
@@ -118,7 +118,10 @@ fn convert(src: &SourceText, p: Pair<R>) -> Result<JNode, Diagnostic> {
             for pair in inner.into_inner().filter(|p| p.as_rule() == R::json_pair) {
                 let mut kv = pair.into_inner();
                 let k = convert(src, kv.next().expect("key"))?;
-                let v = convert(src, kv.find(|p| p.as_rule() == R::json_value).expect("value"))?;
+                let v = convert(
+                    src,
+                    kv.find(|p| p.as_rule() == R::json_value).expect("value"),
+                )?;
                 pairs.push((k, v));
             }
             JValue::Obj(pairs)
@@ -133,12 +136,12 @@ fn convert(src: &SourceText, p: Pair<R>) -> Result<JNode, Diagnostic> {
         R::json_string => {
             let raw = inner.into_inner().next().map_or("", |i| i.as_str());
             JValue::Str(unescape(raw).ok_or_else(|| {
-                src.error(
+                Box::new(src.error(
                     "E001",
                     "syntax error: invalid `\\u` escape (unpaired surrogate)",
                     start,
                     end,
-                )
+                ))
             })?)
         }
         R::json_number => JValue::Num(inner.as_str().to_string()),
@@ -224,7 +227,7 @@ pub fn parse_policy(src: &SourceText, settings: bool, diags: &mut Diagnostics) -
     let root = match parse_json(src) {
         Ok(r) => r,
         Err(d) => {
-            diags.push(d);
+            diags.push(*d);
             return Ast::default();
         }
     };
@@ -264,7 +267,11 @@ impl Reader<'_> {
     }
 
     /// The pairs of an object, reporting duplicate keys (E016). `None` if not an object.
-    fn object<'n>(&mut self, what: &str, n: &'n JNode) -> Option<Vec<(&'n str, &'n JNode, &'n JNode)>> {
+    fn object<'n>(
+        &mut self,
+        what: &str,
+        n: &'n JNode,
+    ) -> Option<Vec<(&'n str, &'n JNode, &'n JNode)>> {
         let JValue::Obj(pairs) = &n.value else {
             self.wrong_type(what, "an object", n);
             return None;
@@ -274,8 +281,10 @@ impl Reader<'_> {
             let JValue::Str(key) = &k.value else { continue };
             if let Some(prev) = out.iter().find(|(p, _, _)| p == key) {
                 let first = self.src.span(prev.1.start);
-                self.err("E016", format!("duplicate JSON key `{key}`"), k).help =
-                    Some(format!("first given at {first}; JSON readers disagree on which one wins"));
+                self.err("E016", format!("duplicate JSON key `{key}`"), k)
+                    .help = Some(format!(
+                    "first given at {first}; JSON readers disagree on which one wins"
+                ));
                 continue;
             }
             out.push((key.as_str(), k, v));
@@ -284,8 +293,8 @@ impl Reader<'_> {
     }
 
     fn unknown_key(&mut self, key: &str, k: &JNode, expected: &str) {
-        self.err("E012", format!("unknown JSON key `{key}`"), k).help =
-            Some(format!("expected {expected}"));
+        self.err("E012", format!("unknown JSON key `{key}`"), k)
+            .help = Some(format!("expected {expected}"));
     }
 
     fn root(&mut self, n: &JNode) {
@@ -303,7 +312,11 @@ impl Reader<'_> {
                     }
                 }),
                 "$schema" | "description" => {}
-                _ => self.unknown_key(key, k, "`permissions`, `rules`, `examples`, `$schema` or `description`"),
+                _ => self.unknown_key(
+                    key,
+                    k,
+                    "`permissions`, `rules`, `examples`, `$schema` or `description`",
+                ),
             }
         }
     }
@@ -330,13 +343,17 @@ impl Reader<'_> {
                 "deny" => Verdict::Deny,
                 _ if self.settings => continue,
                 // Claude Code's other permission keys: accepted verbatim, not polc's business.
-                "defaultMode" | "additionalDirectories" | "disableBypassPermissionsMode" => continue,
+                "defaultMode" | "additionalDirectories" | "disableBypassPermissionsMode" => {
+                    continue
+                }
                 _ => {
                     self.unknown_key(key, k, "`allow`, `ask` or `deny` (or Claude Code's `defaultMode`, `additionalDirectories`, `disableBypassPermissionsMode`)");
                     continue;
                 }
             };
-            self.array(&format!("`permissions.{key}`"), v, |r, e| r.permission(verdict, e));
+            self.array(&format!("`permissions.{key}`"), v, |r, e| {
+                r.permission(verdict, e)
+            });
         }
     }
 
@@ -349,7 +366,11 @@ impl Reader<'_> {
                     return;
                 };
                 let Some(rule) = pairs.iter().find(|(k, _, _)| *k == "rule").map(|p| p.2) else {
-                    self.err("E013", "wrong JSON type: a permission entry object needs a `\"rule\"` string", n);
+                    self.err(
+                        "E013",
+                        "wrong JSON type: a permission entry object needs a `\"rule\"` string",
+                        n,
+                    );
                     return;
                 };
                 (rule, Some(pairs))
@@ -381,7 +402,13 @@ impl Reader<'_> {
         if let Some(pairs) = attrs {
             for (key, k, v) in pairs {
                 if key != "rule" {
-                    self.attribute(&mut rule, key, k, v, "`rule`, `id`, `reason`, `priority`, `hosts`, `tags` or `examples`");
+                    self.attribute(
+                        &mut rule,
+                        key,
+                        k,
+                        v,
+                        "`rule`, `id`, `reason`, `priority`, `hosts`, `tags` or `examples`",
+                    );
                 }
             }
         }
@@ -512,7 +539,8 @@ impl Reader<'_> {
         match json_tool(s) {
             Some(t) => Some(t),
             None => {
-                self.err("E003", format!("unknown tool `{s}`"), v).help = Some(JSON_TOOL_HELP.into());
+                self.err("E003", format!("unknown tool `{s}`"), v).help =
+                    Some(JSON_TOOL_HELP.into());
                 None
             }
         }
@@ -686,8 +714,8 @@ mod tests {
     fn parse(name: &str, text: &str) -> (Ast, Diagnostics) {
         let src = SourceText::new(name, text);
         let mut d = Diagnostics::new();
-        let settings = super::super::SourceKind::for_name(name)
-            == super::super::SourceKind::AgentSettings;
+        let settings =
+            super::super::SourceKind::for_name(name) == super::super::SourceKind::AgentSettings;
         let ast = parse_policy(&src, settings, &mut d);
         (ast, d)
     }
@@ -704,11 +732,18 @@ mod tests {
 
     #[test]
     fn json_values_keep_positions() {
-        let src = SourceText::new("x.json", "{\n  \"a\": [1, -2.5e3, true, false, null, \"\\u00e9\\ud83d\\ude00\\n\"]\n}");
+        let src = SourceText::new(
+            "x.json",
+            "{\n  \"a\": [1, -2.5e3, true, false, null, \"\\u00e9\\ud83d\\ude00\\n\"]\n}",
+        );
         let root = parse_json(&src).unwrap();
-        let JValue::Obj(pairs) = &root.value else { panic!() };
+        let JValue::Obj(pairs) = &root.value else {
+            panic!()
+        };
         assert_eq!(src.line_col(pairs[0].0.start), (2, 3));
-        let JValue::Arr(items) = &pairs[0].1.value else { panic!() };
+        let JValue::Arr(items) = &pairs[0].1.value else {
+            panic!()
+        };
         assert_eq!(items[1].value, JValue::Num("-2.5e3".into()));
         assert_eq!(items[5].value, JValue::Str("é😀\n".into()));
         assert_eq!(src.line_col(items[5].start), (2, 39));
@@ -724,7 +759,11 @@ mod tests {
             ("{\"a\": \"\\q\"}", 1, 7),
         ] {
             let e = parse_json(&SourceText::new("x.json", text)).unwrap_err();
-            assert_eq!((e.code, e.span.line, e.span.column), ("E001", line, col), "{text}");
+            assert_eq!(
+                (e.code, e.span.line, e.span.column),
+                ("E001", line, col),
+                "{text}"
+            );
         }
     }
 
@@ -764,7 +803,10 @@ mod tests {
   "examples": [ {"command": "ls"} ]
 }"#;
         let (_, d) = parse("permcheck.json", text);
-        let got: Vec<_> = d.iter().map(|d| (d.code, d.span.line, d.span.column)).collect();
+        let got: Vec<_> = d
+            .iter()
+            .map(|d| (d.code, d.span.line, d.span.column))
+            .collect();
         assert_eq!(
             got,
             vec![
@@ -800,10 +842,19 @@ mod tests {
 }"#;
         let (ast, d) = parse(".claude/settings.json", text);
         assert_eq!(d.len(), 1);
-        assert_eq!((d.0[0].code, d.0[0].span.line, d.0[0].span.column), ("W001", 10, 39));
+        assert_eq!(
+            (d.0[0].code, d.0[0].span.line, d.0[0].span.column),
+            ("W001", 10, 39)
+        );
         let r = rules(&ast);
         assert_eq!(r.len(), 2);
-        let hosts: Vec<_> = r[0].hosts.as_ref().unwrap().iter().map(|h| h.value.as_str()).collect();
+        let hosts: Vec<_> = r[0]
+            .hosts
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|h| h.value.as_str())
+            .collect();
         assert_eq!(hosts, vec!["claude", "vscode"]);
         assert_eq!(r[1].tool, "read");
         // The same keys in permcheck.json are errors.
@@ -813,7 +864,10 @@ mod tests {
 
     #[test]
     fn duplicate_keys() {
-        let (_, d) = parse("permcheck.json", "{\"permissions\": {\"deny\": [], \"deny\": [\"Bash\"]}}");
+        let (_, d) = parse(
+            "permcheck.json",
+            "{\"permissions\": {\"deny\": [], \"deny\": [\"Bash\"]}}",
+        );
         assert_eq!((d.0[0].code, d.0[0].span.column), ("E016", 30));
     }
 }
