@@ -298,7 +298,7 @@ impl Cx<'_> {
                 };
                 if !key.is_empty() {
                     if seen.contains(&key) {
-                        self.error("E017", format!("duplicate attribute `{key}`"), &a)
+                        self.error("E016", format!("duplicate attribute `{key}`"), &a)
                             .help = Some(format!("give `{key}` once per rule"));
                         continue;
                     }
@@ -659,7 +659,7 @@ example "rm -rf /" => deny
     #[test]
     fn duplicate_attribute() {
         let e = errs("deny bash any {\n  id a\n  id b\n}\n");
-        assert_eq!((e[0].0, e[0].1, e[0].2), ("E017", 3, 3));
+        assert_eq!((e[0].0, e[0].1, e[0].2), ("E016", 3, 3));
     }
 
     #[test]

@@ -266,7 +266,7 @@ impl Reader<'_> {
         );
     }
 
-    /// The pairs of an object, reporting duplicate keys (E016). `None` if not an object.
+    /// The pairs of an object, reporting duplicate keys (E015). `None` if not an object.
     fn object<'n>(
         &mut self,
         what: &str,
@@ -281,7 +281,7 @@ impl Reader<'_> {
             let JValue::Str(key) = &k.value else { continue };
             if let Some(prev) = out.iter().find(|(p, _, _)| p == key) {
                 let first = self.src.span(prev.1.start);
-                self.err("E016", format!("duplicate JSON key `{key}`"), k)
+                self.err("E015", format!("duplicate JSON key `{key}`"), k)
                     .help = Some(format!(
                     "first given at {first}; JSON readers disagree on which one wins"
                 ));
@@ -868,6 +868,6 @@ mod tests {
             "permcheck.json",
             "{\"permissions\": {\"deny\": [], \"deny\": [\"Bash\"]}}",
         );
-        assert_eq!((d.0[0].code, d.0[0].span.column), ("E016", 30));
+        assert_eq!((d.0[0].code, d.0[0].span.column), ("E015", 30));
     }
 }

@@ -148,3 +148,80 @@ pub fn dsl_tool(word: &str) -> Option<String> {
     };
     Some(canon.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pest::Parser;
+
+    /// (rule, start, end) of every non-silent pair, depth first.
+    fn tokens(start: Rule, input: &str) -> Vec<(Rule, usize, usize)> {
+        PolicyParser::parse(start, input)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .flatten()
+            .map(|p| (p.as_rule(), p.as_span().start(), p.as_span().end()))
+            .collect()
+    }
+
+    #[test]
+    fn token_tree_of_a_rule() {
+        use Rule::*;
+        assert_eq!(
+            tokens(next_item, "deny bash prefix 'x' # c"),
+            vec![
+                (next_item, 0, 24),
+                // `item` and `rule` take the blanks and comment skipped while looking for a
+                // block; `rule_head` does not, which is why a rule's text comes from it.
+                (item, 0, 24),
+                (rule, 0, 24),
+                (rule_head, 0, 20),
+                (verdict, 0, 4),
+                (tool_spec, 5, 9),
+                (tool_word, 5, 9),
+                (pattern, 10, 20),
+                (pattern_kind, 10, 16),
+                (string, 17, 20),
+                (sq_string, 17, 20),
+                (sq_inner, 18, 19),
+                (eol, 24, 24),
+                (EOI, 24, 24),
+            ]
+        );
+    }
+
+    #[test]
+    fn token_tree_of_a_claude_string() {
+        use Rule::*;
+        assert_eq!(
+            tokens(claude_rule, "Bash(echo (x))"),
+            vec![
+                (claude_rule, 0, 14),
+                (claude_tool, 0, 4),
+                (claude_content, 5, 13),
+                (EOI, 14, 14),
+            ]
+        );
+    }
+
+    #[test]
+    fn last_item_without_newline_and_crlf() {
+        let src = SourceText::new("t.pol", "deny bash any\r\nallow bash exact \"a\"");
+        let mut d = Diagnostics::new();
+        let ast = parse_source(&src, &mut d);
+        assert!(d.is_empty(), "{}", d.render_all());
+        assert_eq!(ast.items.len(), 2);
+    }
+
+    #[test]
+    fn source_kind_by_name() {
+        assert_eq!(SourceKind::for_name("a/b.pol"), SourceKind::Dsl);
+        assert_eq!(
+            SourceKind::for_name("permcheck.json"),
+            SourceKind::PolicyJson
+        );
+        assert_eq!(
+            SourceKind::for_name(".claude/settings.local.json"),
+            SourceKind::AgentSettings
+        );
+    }
+}
