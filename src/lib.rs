@@ -14,7 +14,11 @@ pub mod cli;
 pub mod content;
 pub mod host;
 pub mod ir;
+#[cfg(feature = "compiler")]
+pub mod lower;
 pub mod pattern;
 pub mod runtime;
 pub mod shell;
+#[cfg(feature = "compiler")]
+pub mod syntax;
 pub mod table;

@@ -1,0 +1,391 @@
+//! Diagnostics: collected (never first-error-only), each with a code, a lowercase message,
+//! a position with a caret under the offending text, and optional help.
+
+use crate::ir::Span;
+use serde_json::json;
+use std::fmt::Write as _;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One problem found in a source. `span.line == 0` means "the whole file" (no snippet).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// `E001`.. for errors, `W001`.. for warnings; listed in `src/syntax/README.md`.
+    pub code: &'static str,
+    pub message: String,
+    pub span: Span,
+    /// Caret width in characters, at least 1.
+    pub len: u32,
+    /// The source line the span points into (without its newline); empty when unknown.
+    pub line_text: String,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            len: 1,
+            line_text: String::new(),
+            help: None,
+        }
+    }
+
+    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message, span)
+        }
+    }
+
+    pub fn with_len(mut self, len: u32) -> Diagnostic {
+        self.len = len.max(1);
+        self
+    }
+
+    pub fn with_line(mut self, line_text: impl Into<String>) -> Diagnostic {
+        self.line_text = line_text.into();
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// Human form (rustc/cedar-like):
+    ///
+    /// ```text
+    /// error[E003]: unknown tool `bsah`
+    ///   --> policies/default.pol:12:7
+    ///    |
+    /// 12 | deny bsah prefix "rm -rf"
+    ///    |      ^^^^
+    ///    = help: expected bash, read, ...
+    /// ```
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{}[{}]: {}",
+            self.severity.as_str(),
+            self.code,
+            self.message
+        );
+        let width = if self.span.line == 0 {
+            1
+        } else {
+            self.span.line.to_string().len()
+        };
+        let pad = " ".repeat(width);
+        if self.span.line == 0 {
+            let _ = writeln!(out, "{pad}--> {}", self.span.file);
+        } else {
+            let _ = writeln!(out, "{pad}--> {}", self.span);
+            let _ = writeln!(out, "{pad} |");
+            let _ = writeln!(out, "{} | {}", self.span.line, self.line_text);
+            let mut caret = String::new();
+            for c in self
+                .line_text
+                .chars()
+                .take(self.span.column.saturating_sub(1) as usize)
+            {
+                caret.push(if c == '\t' { '\t' } else { ' ' });
+            }
+            caret.push_str(&"^".repeat(self.len.max(1) as usize));
+            let _ = writeln!(out, "{pad} | {caret}");
+        }
+        if let Some(help) = &self.help {
+            let _ = writeln!(out, "{pad} = help: {help}");
+        }
+        out
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        json!({
+            "severity": self.severity.as_str(),
+            "code": self.code,
+            "message": self.message,
+            "file": self.span.file,
+            "line": self.span.line,
+            "column": self.span.column,
+            "len": self.len,
+            "line_text": self.line_text,
+            "help": self.help,
+        })
+    }
+}
+
+/// A list of diagnostics in the order they were found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    pub fn new() -> Diagnostics {
+        Diagnostics(Vec::new())
+    }
+    pub fn push(&mut self, d: Diagnostic) {
+        self.0.push(d);
+    }
+    pub fn extend(&mut self, other: Diagnostics) {
+        self.0.extend(other.0);
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
+        self.0.iter()
+    }
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(Diagnostic::is_error)
+    }
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.0.iter().filter(|d| d.is_error())
+    }
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.0.iter().filter(|d| !d.is_error())
+    }
+    /// Every diagnostic rendered, separated by blank lines, then a one-line summary.
+    pub fn render_all(&self) -> String {
+        let mut out = String::new();
+        for d in &self.0 {
+            out.push_str(&d.render());
+            out.push('\n');
+        }
+        let errors = self.errors().count();
+        let warnings = self.0.len() - errors;
+        if errors > 0 {
+            let _ = writeln!(
+                out,
+                "error: {errors} error{}{}",
+                if errors == 1 { "" } else { "s" },
+                if warnings > 0 {
+                    format!(
+                        ", {warnings} warning{}",
+                        if warnings == 1 { "" } else { "s" }
+                    )
+                } else {
+                    String::new()
+                }
+            );
+        } else if warnings > 0 {
+            let _ = writeln!(
+                out,
+                "warning: {warnings} warning{}",
+                if warnings == 1 { "" } else { "s" }
+            );
+        }
+        out
+    }
+    /// `{"errors": n, "warnings": n, "diagnostics": [...]}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let errors = self.errors().count();
+        json!({
+            "errors": errors,
+            "warnings": self.0.len() - errors,
+            "diagnostics": self.0.iter().map(Diagnostic::to_json).collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+/// A source text with a line index: turns byte offsets into 1-based line/column (columns
+/// count characters) and hands out line texts for snippets.
+#[derive(Clone, Debug)]
+pub struct SourceText {
+    pub name: String,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceText {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceText {
+        let text = text.into();
+        let mut line_starts = vec![0];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        SourceText {
+            name: name.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    /// 1-based (line, column) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (u32, u32) {
+        let offset = offset.min(self.text.len());
+        let line_idx = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line_idx];
+        let col = self.text[start..floor_char(&self.text, offset)]
+            .chars()
+            .count();
+        (line_idx as u32 + 1, col as u32 + 1)
+    }
+
+    pub fn span(&self, offset: usize) -> Span {
+        let (line, column) = self.line_col(offset);
+        Span {
+            file: self.name.clone(),
+            line,
+            column,
+        }
+    }
+
+    /// The text of a 1-based line, without `\n` or `\r`.
+    pub fn line_text(&self, line: u32) -> &str {
+        let Some(&start) = self.line_starts.get((line as usize).wrapping_sub(1)) else {
+            return "";
+        };
+        let end = self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |i| start + i);
+        self.text[start..end].trim_end_matches('\r')
+    }
+
+    /// Byte offset of the end of the line containing `offset` (before `\n`/`\r\n`).
+    pub fn line_end(&self, offset: usize) -> usize {
+        let end = self.text[offset..]
+            .find('\n')
+            .map_or(self.text.len(), |i| offset + i);
+        if end > offset && self.text.as_bytes()[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        }
+    }
+
+    /// A diagnostic at byte range `start..end` (caret width = characters, clipped to the line).
+    pub fn diag(
+        &self,
+        severity: Severity,
+        code: &'static str,
+        message: impl Into<String>,
+        start: usize,
+        end: usize,
+    ) -> Diagnostic {
+        let span = self.span(start);
+        let line_end = self.line_end(floor_char(&self.text, start.min(self.text.len())));
+        let end = end.clamp(start, line_end.max(start));
+        let len = self.text[floor_char(&self.text, start.min(self.text.len()))
+            ..floor_char(&self.text, end.min(self.text.len()))]
+            .chars()
+            .count() as u32;
+        let line_text = self.line_text(span.line).to_string();
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            span,
+            len: len.max(1),
+            line_text,
+            help: None,
+        }
+    }
+
+    pub fn error(
+        &self,
+        code: &'static str,
+        message: impl Into<String>,
+        start: usize,
+        end: usize,
+    ) -> Diagnostic {
+        self.diag(Severity::Error, code, message, start, end)
+    }
+}
+
+fn floor_char(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_like_rustc() {
+        let src = SourceText::new(
+            "policies/default.pol",
+            format!("{}deny bsah prefix \"rm -rf\"\n", "\n".repeat(11)),
+        );
+        let start = src.text.find("bsah").unwrap();
+        let d = src
+            .error("E003", "unknown tool `bsah`", start, start + 4)
+            .with_help(
+            "expected bash, read, edit, webfetch, websearch, mcp__server__tool, or tool \"Name\"",
+        );
+        assert_eq!(
+            d.render(),
+            "error[E003]: unknown tool `bsah`\n  --> policies/default.pol:12:6\n   |\n12 | deny bsah prefix \"rm -rf\"\n   |      ^^^^\n   = help: expected bash, read, edit, webfetch, websearch, mcp__server__tool, or tool \"Name\"\n"
+        );
+    }
+
+    #[test]
+    fn line_col_counts_characters() {
+        let src = SourceText::new("f", "é x\r\nab");
+        assert_eq!(src.line_col(3), (1, 3));
+        assert_eq!(src.line_col(6), (2, 1));
+        assert_eq!(src.line_text(1), "é x");
+        assert_eq!(src.line_text(2), "ab");
+        assert_eq!(src.line_text(3), "");
+    }
+
+    #[test]
+    fn whole_file_diagnostic_has_no_snippet() {
+        let d = Diagnostic::error(
+            "E002",
+            "cannot read `x.pol`: not found",
+            Span {
+                file: "x.pol".into(),
+                line: 0,
+                column: 0,
+            },
+        );
+        assert_eq!(
+            d.render(),
+            "error[E002]: cannot read `x.pol`: not found\n --> x.pol\n"
+        );
+        let all = Diagnostics(vec![d]);
+        assert!(all.has_errors());
+        assert_eq!(all.to_json()["errors"], 1);
+    }
+}
