@@ -99,10 +99,10 @@ impl Layers {
         for spec in &self.specs {
             let table = match Table::open(&spec.path) {
                 Ok(t) => t,
-                Err(e) => return Loaded::Unusable(e.to_string()),
+                Err(e) => return Loaded::Unusable(e.describe(&spec.path)),
             };
             if let Err(e) = table.check_fresh() {
-                return Loaded::Unusable(e.to_string());
+                return Loaded::Unusable(e.describe(&spec.path));
             }
             if TableRules::new(|k| table.section(k)).is_err() {
                 return Loaded::Unusable(format!(

@@ -1,0 +1,162 @@
+//! `polc explain`: the decision, the winning rule with its file:line, each segment, and why
+//! every other matching rule lost.
+
+use super::{command_text, default_sources, Format};
+use crate::ir::{Tier, TOOL_BASH};
+use crate::runtime::layers::{Layers, Loaded, Union};
+use crate::runtime::table_rules::TableRules;
+use crate::runtime::{decide, why_lost, Cause, Outcome, Request, RuleSource};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+pub fn explain(table: Option<PathBuf>, policy: &[PathBuf], host: &str, tool: &str, format: Format, command: &[String]) -> i32 {
+    if !crate::ir::is_known_host(host) {
+        eprintln!("polc: unknown host `{host}` (known: {})", crate::runtime::layers::known_hosts_list());
+        return 2;
+    }
+    let text = command_text(command);
+    let req = if tool == TOOL_BASH || tool.eq_ignore_ascii_case("bash") {
+        Request::Bash { command: text.clone() }
+    } else {
+        Request::Tool { tool: tool.to_string(), subject: text.clone(), input_text: text.clone() }
+    };
+    // With --policy (or no compiled table), compile the sources in memory.
+    let use_sources = !policy.is_empty() || (table.is_none() && !Path::new("compiled/policy.bin").exists());
+    if use_sources {
+        let sources = default_sources(policy);
+        let (pol, _) = match crate::lower::load(&sources, Tier::Project, None) {
+            Ok(x) => x,
+            Err(d) => {
+                eprint!("{}", d.render_all());
+                return 1;
+            }
+        };
+        let compiled = match crate::compile::compile(&pol) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("polc: {} pattern(s) cannot be compiled; run `polc build` for details", e.len());
+                return 1;
+            }
+        };
+        let Ok(rules) = TableRules::new(|k| compiled.section(k)) else { return 2 };
+        return report(&rules, host, &req, format, None);
+    }
+    let layers = Layers::discover(Some(table.unwrap_or_else(|| PathBuf::from("compiled/policy.bin"))), None);
+    match layers.load() {
+        Loaded::NoTable => {
+            eprintln!("polc: no table");
+            1
+        }
+        Loaded::Unusable(why) => {
+            eprintln!("polc: {why}");
+            println!("decision: deny (the table cannot be used: {why})");
+            2
+        }
+        Loaded::Ready(loaded) => {
+            let Ok(u) = Union::new(&loaded) else { return 2 };
+            // explain is run by a person: show the table's allows even when untrusted,
+            // but say so.
+            let untrusted: Vec<String> = loaded.iter().filter(|l| !l.trusted).map(|l| l.spec.path.display().to_string()).collect();
+            report(&u, host, &req, format, Some(untrusted))
+        }
+    }
+}
+
+fn rule_json(src: &dyn RuleSource, rule: u32) -> serde_json::Value {
+    match src.describe(rule) {
+        Ok(d) => json!({
+            "id": d.id, "verdict": d.verdict.as_str(), "tool": d.tool, "source": d.source,
+            "line": d.line, "column": d.column, "text": d.text, "reason": d.reason,
+        }),
+        Err(_) => serde_json::Value::Null,
+    }
+}
+
+fn report(src: &dyn RuleSource, host: &str, req: &Request, format: Format, untrusted: Option<Vec<String>>) -> i32 {
+    let out: Outcome = match decide(src, host, req) {
+        Ok(o) => o,
+        Err(_) => {
+            eprintln!("polc: the table is corrupt: run `polc build`");
+            return 2;
+        }
+    };
+    let mut lost = Vec::new();
+    for h in &out.hits {
+        if Some(h.rule) == out.winner {
+            continue;
+        }
+        let why = why_lost(src, &out, h).unwrap_or_else(|_| "?".into());
+        lost.push((h, why));
+    }
+    let untrusted = untrusted.unwrap_or_default();
+    match format {
+        Format::Json => {
+            let v = json!({
+                "decision": out.decision.as_str(),
+                "host": host,
+                "cause": out.cause,
+                "winner": out.winner.map(|w| rule_json(src, w)).unwrap_or(serde_json::Value::Null),
+                "segments": out.segments.iter().map(|s| json!({
+                    "text": s.text, "verdict": s.decision.as_str(), "depth": s.depth,
+                    "unattestable": s.unattestable, "deny_only": s.deny_only,
+                })).collect::<Vec<_>>(),
+                "matched": lost.iter().map(|(h, why)| json!({
+                    "rule": rule_json(src, h.rule), "segment": h.segment, "possible": h.possible, "lost_because": why,
+                })).collect::<Vec<_>>(),
+                "unattestable": out.unattestable,
+                "untrusted_tables": untrusted,
+            });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        Format::Text => {
+            println!("decision: {}", out.decision);
+            match (&out.cause, out.winner.and_then(|w| src.describe(w).ok())) {
+                (Cause::PossibleDeny { .. }, Some(d)) => {
+                    println!("because:  a word polc cannot know could make deny rule `{}` match", d.id);
+                    print_rule(&d);
+                }
+                (_, Some(d)) => {
+                    println!("winner:   {} ({})", d.id, d.verdict);
+                    print_rule(&d);
+                }
+                (Cause::Unattestable { construct }, None) => {
+                    println!("because:  polc cannot attest this command: {construct}");
+                }
+                _ => println!("because:  no rule allows every segment; the host's own default applies"),
+            }
+            if !out.segments.is_empty() {
+                println!("segments:");
+                for s in &out.segments {
+                    let extra = if s.unattestable.is_empty() { String::new() } else { format!("  (unattestable: {})", s.unattestable.join(", ")) };
+                    let pad = "  ".repeat(s.depth as usize);
+                    let note = if s.deny_only { " [\\r read as a line break]" } else { "" };
+                    println!("  {pad}[{}] {}{extra}{note}", s.decision, s.text);
+                }
+            }
+            if !lost.is_empty() {
+                println!("also matched:");
+                for (h, why) in &lost {
+                    if let Ok(d) = src.describe(h.rule) {
+                        let possibly = if h.possible { " (possibly)" } else { "" };
+                        println!("  {} ({}{possibly}) {}:{}:{} — {why}", d.id, d.verdict, d.source, d.line, d.column);
+                    }
+                }
+            }
+            for t in &untrusted {
+                println!("note: {t} is not trusted for this project: its allow rules are ignored (run `polc trust`)");
+            }
+        }
+    }
+    match out.decision {
+        crate::ir::Decision::Deny => 2,
+        _ => 0,
+    }
+}
+
+fn print_rule(d: &crate::runtime::RuleDesc) {
+    println!("          {}:{}:{}", d.source, d.line, d.column);
+    println!("          {}", d.text);
+    if let Some(r) = &d.reason {
+        println!("reason:   {r}");
+    }
+}
