@@ -1,0 +1,143 @@
+//! A small fluent helper for driving the real `polc` binary in a temporary project.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub struct Project {
+    pub dir: tempfile::TempDir,
+    pub config: tempfile::TempDir,
+    pub cache: tempfile::TempDir,
+}
+
+pub struct Run {
+    pub out: Output,
+}
+
+impl Run {
+    pub fn code(&self) -> i32 {
+        self.out.status.code().unwrap_or(-1)
+    }
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.out.stdout).into_owned()
+    }
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.out.stderr).into_owned()
+    }
+    pub fn exits(self, code: i32) -> Run {
+        assert_eq!(
+            self.code(),
+            code,
+            "exit code\nstdout:\n{}\nstderr:\n{}",
+            self.stdout(),
+            self.stderr()
+        );
+        self
+    }
+    pub fn stderr_has(self, s: &str) -> Run {
+        assert!(
+            self.stderr().contains(s),
+            "stderr lacks {s:?}:\n{}",
+            self.stderr()
+        );
+        self
+    }
+    pub fn stdout_has(self, s: &str) -> Run {
+        assert!(
+            self.stdout().contains(s),
+            "stdout lacks {s:?}:\n{}",
+            self.stdout()
+        );
+        self
+    }
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.out.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout()))
+    }
+}
+
+pub fn polc_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_polc"))
+}
+
+impl Project {
+    pub fn new() -> Project {
+        Project {
+            dir: tempfile::tempdir().unwrap(),
+            config: tempfile::tempdir().unwrap(),
+            cache: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn write(&self, rel: &str, text: &str) -> &Project {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+        self
+    }
+
+    pub fn write_bytes(&self, rel: &str, bytes: &[u8]) -> &Project {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+        self
+    }
+
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(polc_bin());
+        c.args(args)
+            .current_dir(self.dir.path())
+            .env("POLC_CONFIG_DIR", self.config.path())
+            .env("POLC_CACHE_DIR", self.cache.path())
+            .env_remove("POLC_TABLE")
+            .env_remove("POLC_HOST")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .stdin(Stdio::null());
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        Run {
+            out: self.cmd(args).output().unwrap(),
+        }
+    }
+
+    pub fn run_stdin(&self, args: &[&str], stdin: &[u8]) -> Run {
+        use std::io::Write;
+        let mut c = self.cmd(args);
+        c.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        {
+            let mut si = child.stdin.take().unwrap();
+            let _ = si.write_all(stdin);
+        }
+        Run {
+            out: child.wait_with_output().unwrap(),
+        }
+    }
+
+    /// Trust `table` (relative) for this project root, as `polc trust` would record it.
+    pub fn trust(&self, table: &str) {
+        let p = self.path(table);
+        let bytes = std::fs::read(&p).unwrap();
+        let digest = polc::runtime::trust::table_digest(None, &p, &bytes);
+        polc::runtime::trust::record(self.config.path(), self.dir.path(), &digest).unwrap();
+    }
+
+    /// Build `sources` into `compiled/policy.bin` and trust it.
+    pub fn build_trusted(&self) -> &Project {
+        self.run(&["build"]).exits(0);
+        self.trust("compiled/policy.bin");
+        self
+    }
+}
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
