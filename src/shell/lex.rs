@@ -82,12 +82,29 @@ impl<'a> Lexer<'a> {
         *start = self.pos;
     }
 
+    fn syntax_error(&mut self) {
+        if !self.global.contains(&"shell syntax error") {
+            self.global.push("shell syntax error");
+        }
+    }
+
+    /// A command list up to `term`. Besides segments, it tracks enough of bash's grammar to
+    /// notice what bash would reject (an operator with no command before it, a list ending
+    /// in `&&`/`||`/`|`, unbalanced `( )` or `{ }`): such input is never allowed.
     fn list(&mut self, term: Term) {
         let mut cur = Segment {
             depth: self.depth,
             ..Segment::default()
         };
         let mut start = self.pos;
+        // A command (or a closed group) stands before the next operator.
+        let mut complete = false;
+        // After `&&`, `||`, `|`: a command must follow (newlines may come first).
+        let mut pending = false;
+        let mut parens = 0u32;
+        let mut braces = 0u32;
+        // Just after `)` or a closing `}`: only redirections or an operator may follow.
+        let mut closed = false;
         loop {
             // Blanks, and backslash-newline continuations between words.
             while let Some(c) = self.peek() {
@@ -99,23 +116,45 @@ impl<'a> Lexer<'a> {
                     break;
                 }
             }
-            if cur.words.is_empty() && cur.redirects.is_empty() {
+            let has = !cur.words.is_empty() || !cur.redirects.is_empty();
+            if !has {
                 start = self.pos;
             }
             let Some(c) = self.peek() else {
                 if term == Term::Paren {
                     cur.unattestable.push("unterminated substitution");
                 }
+                if pending && !has || parens > 0 || braces > 0 {
+                    self.syntax_error();
+                }
                 self.finish(&mut cur, &mut start);
                 return;
             };
             match c {
                 b')' => {
+                    if !has
+                        && (pending || !complete)
+                        && (term != Term::Paren || parens != 0 || pending)
+                    {
+                        // `( )`, `ls && )`: nothing before the parenthesis.
+                        self.syntax_error();
+                    }
                     self.finish(&mut cur, &mut start);
                     self.pos += 1;
-                    if term == Term::Paren {
-                        return;
+                    if parens == 0 {
+                        if term == Term::Paren {
+                            if braces > 0 {
+                                self.syntax_error();
+                            }
+                            return;
+                        }
+                        self.syntax_error();
+                    } else {
+                        parens -= 1;
                     }
+                    complete = true;
+                    pending = false;
+                    closed = true;
                     start = self.pos;
                 }
                 b'#' => {
@@ -128,41 +167,67 @@ impl<'a> Lexer<'a> {
                         self.pos += 1;
                     }
                 }
-                b'\n' | b';' => {
+                b'\n' => {
+                    closed = false;
+                    if has {
+                        complete = true;
+                        pending = false;
+                    }
                     self.finish(&mut cur, &mut start);
                     self.pos += 1;
-                    // `;;`, `;&`, `;;&` (case arms): separators too.
-                    while matches!(self.peek(), Some(b';') | Some(b'&')) && c == b';' {
-                        self.pos += 1;
+                    if !pending {
+                        complete = false;
                     }
                     start = self.pos;
                 }
-                b'&' => {
-                    if self.peek_at(1) == Some(b'>') {
+                b';' | b'&' | b'|' => {
+                    if c == b'&' && self.peek_at(1) == Some(b'>') {
                         self.redirect(&mut cur);
-                    } else {
-                        self.finish(&mut cur, &mut start);
-                        self.pos += if self.peek_at(1) == Some(b'&') { 2 } else { 1 };
-                        start = self.pos;
+                        continue;
                     }
-                }
-                b'|' => {
-                    self.finish(&mut cur, &mut start);
-                    self.pos += if matches!(self.peek_at(1), Some(b'|') | Some(b'&')) {
-                        2
-                    } else {
-                        1
+                    let two = self.peek_at(1);
+                    let len = match (c, two) {
+                        (b';', Some(b';')) => {
+                            // `;;`, `;;&` end case arms: only inside `case`, a control
+                            // structure; anywhere else bash rejects them.
+                            cur.unattestable.push("case arm separator ;;");
+                            if self.peek_at(2) == Some(b'&') {
+                                3
+                            } else {
+                                2
+                            }
+                        }
+                        (b';', Some(b'&'))
+                        | (b'&', Some(b'&'))
+                        | (b'|', Some(b'|'))
+                        | (b'|', Some(b'&')) => 2,
+                        _ => 1,
                     };
+                    if !has && !complete {
+                        self.syntax_error();
+                    }
+                    closed = false;
+                    self.finish(&mut cur, &mut start);
+                    self.pos += len;
+                    let op = &self.src[self.pos - len..self.pos];
+                    pending = matches!(op, b"&&" | b"||" | b"|" | b"|&");
+                    complete = false;
                     start = self.pos;
                 }
                 b'(' => {
-                    if self.peek_at(1) == Some(b'(') && cur.words.is_empty() {
+                    if self.peek_at(1) == Some(b'(') && !has {
                         cur.unattestable.push("arithmetic command (( ))");
                     } else if cur.words.len() == 1 && self.after_blanks_is(b')') {
                         cur.unattestable.push("function definition");
+                    } else if has {
+                        // `echo (`: bash rejects a parenthesis after words.
+                        self.syntax_error();
                     }
                     self.finish(&mut cur, &mut start);
                     self.pos += 1;
+                    parens += 1;
+                    pending = false;
+                    complete = false;
                     start = self.pos;
                 }
                 b'<' | b'>' => {
@@ -175,6 +240,7 @@ impl<'a> Lexer<'a> {
                     } else {
                         self.redirect(&mut cur);
                     }
+                    pending = false;
                 }
                 _ => {
                     // An fd number directly before a redirection operator belongs to it.
@@ -189,20 +255,47 @@ impl<'a> Lexer<'a> {
                         {
                             self.pos = k;
                             self.redirect(&mut cur);
+                            pending = false;
                             continue;
                         }
                     }
                     let word = self.word();
-                    if cur.words.is_empty() {
+                    if closed {
+                        // `( ls ) x`, `{ ls; } x`
+                        self.syntax_error();
+                    }
+                    // Reserved words count only in command position, before any word.
+                    let first = cur
+                        .words
+                        .iter()
+                        .all(|w| matches!(w.unquoted(), Some("!") | Some("{") | Some("time")));
+                    if first {
+                        match word.unquoted() {
+                            Some("{") => braces += 1,
+                            Some("}") if cur.words.is_empty() => {
+                                if braces == 0 {
+                                    self.syntax_error();
+                                } else {
+                                    braces -= 1;
+                                }
+                                cur.words.push(word);
+                                closed = true;
+                                pending = false;
+                                continue;
+                            }
+                            _ => {}
+                        }
                         if let Some(lit) = word.literal() {
-                            if RESERVED_CONTROL.contains(&lit.as_str()) {
+                            if RESERVED_CONTROL.contains(&lit.as_str()) && word.unquoted().is_some()
+                            {
                                 cur.unattestable.push("control structure");
-                            } else if lit == "[[" {
+                            } else if lit == "[[" && word.unquoted().is_some() {
                                 cur.unattestable.push("test construct [[ ]]");
                             }
                         }
                     }
                     cur.words.push(word);
+                    pending = false;
                 }
             }
         }
@@ -237,7 +330,7 @@ impl<'a> Lexer<'a> {
             self.pos += 1;
         }
         let target = match self.peek() {
-            Some(c) if !is_meta(c) || c == b'<' && false => Some(self.word()),
+            Some(c) if !is_meta(c) => Some(self.word()),
             _ => None,
         };
         let op_text = String::from_utf8_lossy(

@@ -389,9 +389,8 @@ fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut SegmentRead
             r.unattest("test -v evaluates array subscripts")
         }
         "declare" | "typeset" | "local" | "readonly" | "export"
-            if args
-                .iter()
-                .any(|a| short_cluster_has(a, 'i') || a.contains('[')) =>
+            if args.iter().any(|a| short_cluster_has(a, 'i'))
+                || arg_words.iter().any(|w| w.raw.contains('[')) =>
         {
             r.unattest("declaration evaluating arithmetic or subscripts")
         }
