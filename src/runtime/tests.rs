@@ -450,3 +450,16 @@ fn explain_shape() {
     assert!(lost.iter().any(|h| h.verdict == Verdict::Ask));
     assert!(lost.iter().any(|h| h.verdict == Verdict::Allow));
 }
+
+#[test]
+fn brace_expansion_makes_words_not_alternatives() {
+    let p = policy(&["Bash(*)"], &[], &["Bash(rm -rf)", "Bash(git push --force)"]);
+    // bash runs `rm -rf /` for this one word.
+    assert_eq!(both(&p, "{rm,-rf,/}"), Decision::Deny);
+    assert_eq!(both(&p, "git push {--force,origin}"), Decision::Deny);
+    assert_eq!(both(&p, "git push {origin,--force}"), Decision::Allow, "bash runs git push origin --force: the prefix rule does not cover it");
+    assert_eq!(both(&p, "sudo {rm,-rf,/tmp}"), Decision::Deny);
+    // Never allowed when the program itself comes from an expansion.
+    assert_eq!(both(&p, "{ls,-la}"), Decision::Ask);
+    assert_eq!(both(&p, "echo {a,b}"), Decision::Allow);
+}

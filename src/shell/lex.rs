@@ -442,6 +442,7 @@ impl<'a> Lexer<'a> {
             raw,
             parts,
             unattestable: unattest,
+            expanded: false,
         }
     }
 

@@ -33,6 +33,8 @@ pub struct Word {
     pub raw: String,
     pub parts: Vec<Part>,
     pub unattestable: Vec<&'static str>,
+    /// One of the words a brace expansion produced (its value is in the reading).
+    pub expanded: bool,
 }
 
 /// One token of a word for expansion: a byte and whether it was unquoted, or unknown.
@@ -48,6 +50,7 @@ impl Word {
             parts: vec![Part::Unknown(raw.clone())],
             raw,
             unattestable: Vec::new(),
+            expanded: false,
         }
     }
 

@@ -104,45 +104,37 @@ pub fn analyse_segment(seg: &Segment) -> SegmentReadings {
             .into_bytes(),
     );
     // Dequoted values per word, brace-expanded; combinations bounded.
+    // Dequoted values; a word with brace expansion becomes several words, as in bash
+    // (`{rm,-rf,/}` runs `rm -rf /`), at most 256 in all.
     let mut budget = MAX_BRACE_WORDS;
-    let mut per_word: Vec<Vec<Vec<u8>>> = Vec::with_capacity(seg.words.len());
+    let mut words: Vec<Word> = Vec::with_capacity(seg.words.len());
+    let mut values: Vec<Vec<u8>> = Vec::with_capacity(seg.words.len());
     for w in &seg.words {
         match w.deny_values(&mut budget) {
-            Some(v) => per_word.push(v),
+            Some(v) if v.len() == 1 => {
+                words.push(w.clone());
+                values.extend(v);
+            }
+            Some(v) => {
+                for x in v {
+                    words.push(Word { expanded: true, ..Word::unknown(w.raw.clone()) });
+                    values.push(x);
+                }
+            }
             None => {
                 r.unattest("brace expansion over 256 words");
-                per_word.push(vec![vec![WILD]]);
+                words.push(Word::unknown(w.raw.clone()));
+                values.push(vec![WILD]);
             }
         }
     }
-    let mut combos: Vec<Vec<Vec<u8>>> = vec![Vec::new()];
-    for alts in &per_word {
-        let mut next = Vec::new();
-        for c in &combos {
-            for a in alts {
-                if next.len() >= MAX_READINGS {
-                    break;
-                }
-                let mut c2 = c.clone();
-                c2.push(a.clone());
-                next.push(c2);
-            }
-        }
-        if combos.len() * alts.len() > MAX_READINGS {
-            r.unattest("more than 64 readings");
-        }
-        combos = next;
-    }
-    for values in combos {
-        peel(seg, values, &mut r);
-    }
+    peel(words, values, &mut r);
     r
 }
 
 /// Remove, one at a time, what deny/ask rules must see through, recording a reading at
 /// every step and checking every step's program for unattestable constructs.
-fn peel(seg: &Segment, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings) {
-    let mut words: Vec<Word> = seg.words.clone();
+fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings) {
     let mut steps = 0;
     loop {
         steps += 1;
@@ -168,6 +160,10 @@ fn peel(seg: &Segment, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings) {
         if prog.contains(&WILD) {
             r.unattest("program name is not a literal word");
             return;
+        }
+        if w0.expanded {
+            // What runs is the expansion's first word, not what an allow rule reads.
+            r.unattest("brace expansion in command position");
         }
         if let Some(u) = w0.unquoted() {
             if lists::LEADING_RESERVED.contains(&u) && u != "time" {

@@ -90,10 +90,7 @@ fn readings_see_through_quotes_wrappers_paths() {
     let r = deny_readings("FOO=1 'r''m' -rf /");
     assert!(r.iter().any(|x| x == "rm -rf /"), "{r:?}");
     let r = deny_readings("git push {--force,-n}");
-    assert!(
-        r.iter().any(|x| x == "git push --force") && r.iter().any(|x| x == "git push -n"),
-        "{r:?}"
-    );
+    assert!(r.iter().any(|x| x == "git push --force -n"), "{r:?}");
     let r = deny_readings("git push $X");
     assert!(r.iter().any(|x| x == "git push ?"), "{r:?}");
 }
