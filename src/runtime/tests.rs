@@ -162,6 +162,20 @@ fn deny_sees_through_evasions() {
         "doas -u root rm -rf /",
         "setsid rm -rf /",
         "builtin command rm -rf /",
+        "bash <<< 'rm -rf /'",
+        "sh <<EOF\nrm -rf /\nEOF",
+        "{rm,-rf,/}",
+        "$'rm' -rf /",
+        "r\\\nm -rf /",
+        "X=$(rm -rf /) ls",
+        "ls;rm -rf /",
+        "ls|rm -rf /",
+        "ls&&rm -rf /",
+        "(rm -rf /)",
+        "ls `rm -rf /`",
+        "exec -a x rm -rf /",
+        "sudo -E -H -n rm -rf /",
+        "env -u HOME -- rm -rf /",
     ] {
         assert_eq!(both(&p, cmd), Decision::Deny, "{cmd:?}");
     }
@@ -453,11 +467,19 @@ fn explain_shape() {
 
 #[test]
 fn brace_expansion_makes_words_not_alternatives() {
-    let p = policy(&["Bash(*)"], &[], &["Bash(rm -rf)", "Bash(git push --force)"]);
+    let p = policy(
+        &["Bash(*)"],
+        &[],
+        &["Bash(rm -rf)", "Bash(git push --force)"],
+    );
     // bash runs `rm -rf /` for this one word.
     assert_eq!(both(&p, "{rm,-rf,/}"), Decision::Deny);
     assert_eq!(both(&p, "git push {--force,origin}"), Decision::Deny);
-    assert_eq!(both(&p, "git push {origin,--force}"), Decision::Allow, "bash runs git push origin --force: the prefix rule does not cover it");
+    assert_eq!(
+        both(&p, "git push {origin,--force}"),
+        Decision::Allow,
+        "bash runs git push origin --force: the prefix rule does not cover it"
+    );
     assert_eq!(both(&p, "sudo {rm,-rf,/tmp}"), Decision::Deny);
     // Never allowed when the program itself comes from an expansion.
     assert_eq!(both(&p, "{ls,-la}"), Decision::Ask);

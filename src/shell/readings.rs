@@ -117,7 +117,10 @@ pub fn analyse_segment(seg: &Segment) -> SegmentReadings {
             }
             Some(v) => {
                 for x in v {
-                    words.push(Word { expanded: true, ..Word::unknown(w.raw.clone()) });
+                    words.push(Word {
+                        expanded: true,
+                        ..Word::unknown(w.raw.clone())
+                    });
                     values.push(x);
                 }
             }
@@ -129,6 +132,19 @@ pub fn analyse_segment(seg: &Segment) -> SegmentReadings {
         }
     }
     peel(words, values, &mut r);
+    if r.unattestable
+        .contains(&"shell runs a script file or stdin")
+    {
+        // `bash <<< 'rm -rf /'`: the here-string is the script. (Heredoc bodies are read
+        // as commands by the lexer already.)
+        for red in &seg.redirects {
+            if red.op == "<<<" {
+                if let Some(t) = &red.target {
+                    r.inner(Inner::Script(t.lit_value()));
+                }
+            }
+        }
+    }
     r
 }
 
