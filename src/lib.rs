@@ -12,6 +12,8 @@ pub mod cli;
 #[cfg(feature = "compiler")]
 pub mod compile;
 pub mod content;
+#[cfg(feature = "compiler")]
+pub mod fmt;
 pub mod host;
 pub mod ir;
 #[cfg(feature = "compiler")]
