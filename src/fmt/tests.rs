@@ -182,7 +182,7 @@ fn gen_rule() -> impl Strategy<Value = String> {
                     for p in parts {
                         s.push_str(&format!("{sep}{p}\n\n"));
                     }
-                    s.push_str("}");
+                    s.push('}');
                 }
             }
             s

@@ -151,7 +151,10 @@ fn pattern_key(r: &Rule, p: usize) -> String {
     format!("{}:{}", pat.kind.as_str(), pat.text)
 }
 
-fn rule_key(r: &Rule) -> (Verdict, String, Vec<String>, Vec<String>) {
+/// Verdict, tool, pattern keys and hosts (both sorted).
+type RuleKey = (Verdict, String, Vec<String>, Vec<String>);
+
+fn rule_key(r: &Rule) -> RuleKey {
     let mut pats: Vec<String> = (0..r.patterns.len()).map(|p| pattern_key(r, p)).collect();
     pats.sort();
     pats.dedup();
@@ -163,7 +166,7 @@ fn rule_key(r: &Rule) -> (Verdict, String, Vec<String>, Vec<String>) {
 
 /// L002: same verdict, tool, patterns (as compiled) and hosts as an earlier rule.
 fn duplicates(cx: &Cx, out: &mut Vec<Diagnostic>) {
-    let mut seen: Vec<(usize, (Verdict, String, Vec<String>, Vec<String>))> = Vec::new();
+    let mut seen: Vec<(usize, RuleKey)> = Vec::new();
     for &a in &cx.rules {
         let key = rule_key(cx.rule(a));
         if let Some((first, _)) = seen.iter().find(|(_, k)| *k == key) {

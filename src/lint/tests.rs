@@ -275,7 +275,7 @@ fn shipped_policy_is_clean() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
     for host in [None, Some("claude"), Some("codex")] {
         let d = lint_paths(
-            &[root.clone()],
+            std::slice::from_ref(&root),
             &Options {
                 host: host.map(str::to_string),
             },
