@@ -284,3 +284,70 @@ fn shipped_policy_is_clean() {
         assert!(d.is_empty(), "{host:?}:\n{}", d.render_all());
     }
 }
+
+mod soundness {
+    use super::*;
+    use crate::runtime::interp::Reference;
+    use crate::runtime::{decide, Request};
+    use proptest::prelude::*;
+
+    fn glob_text() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop::sample::select(vec!["a", "b", " ", "*", "-", "a b", "b *"]),
+            1..5,
+        )
+        .prop_map(|v| v.concat())
+        .prop_filter("a word", |s| {
+            !s.trim().is_empty() && !s.trim().starts_with('-')
+        })
+    }
+
+    fn fill(pattern: &SegPattern, star: &str, tail: &str) -> String {
+        let mut s: Vec<u8> = Vec::new();
+        for &b in &pattern.body {
+            if b == STAR {
+                s.extend_from_slice(star.as_bytes());
+            } else {
+                s.push(b);
+            }
+        }
+        if pattern.tail {
+            s.extend_from_slice(tail.as_bytes());
+        }
+        String::from_utf8(s).unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Whenever lint says an allow can never win, the runtime never allows a command
+        /// the allow matches.
+        #[test]
+        fn l001_agrees_with_the_runtime(
+            deny in glob_text(), ask in glob_text(), allow in glob_text(), k in 0..3usize
+        ) {
+            let kind = ["glob", "prefix", "exact"][k];
+            let text = format!(
+                "deny bash glob \"{deny}\"\nask bash prefix \"{ask}\"\nallow bash {kind} \"{allow}\"\n"
+            );
+            let Ok((policy, _)) = crate::lower::load_str("t.pol", &text, Tier::Project) else {
+                return Ok(());
+            };
+            let d = lint(&policy, &Options::default(), &HashMap::new());
+            if !d.iter().any(|f| f.code == "L001" && f.span.line == 3) {
+                return Ok(());
+            }
+            let rt = Reference::new(&policy);
+            let pk = policy.rules[2].patterns[0].kind;
+            let sp = SegPattern::compile(pk, &allow, false).unwrap();
+            for (star, tail) in [("", ""), ("a", " b"), ("x y", " -a"), ("b", "")] {
+                let cmd = fill(&sp, star, tail);
+                if cmd.trim().is_empty() || cmd.trim() != cmd {
+                    continue;
+                }
+                let out = decide(&rt, "claude", &Request::Bash { command: cmd.clone() }).unwrap();
+                prop_assert_ne!(out.decision, crate::ir::Decision::Allow, "{} allowed\n{}", cmd, text);
+            }
+        }
+    }
+}
