@@ -12,8 +12,12 @@ pub mod cli;
 #[cfg(feature = "compiler")]
 pub mod compile;
 pub mod content;
+#[cfg(feature = "compiler")]
+pub mod fmt;
 pub mod host;
 pub mod ir;
+#[cfg(feature = "compiler")]
+pub mod lint;
 #[cfg(feature = "compiler")]
 pub mod lower;
 pub mod pattern;

@@ -6,6 +6,10 @@ mod build;
 mod decide;
 #[cfg(feature = "compiler")]
 mod explain;
+#[cfg(feature = "compiler")]
+mod fmt;
+#[cfg(feature = "compiler")]
+mod lint;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -58,6 +62,29 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
         command: Vec<String>,
     },
+    /// Report rules that can never win, duplicates, no-wildcard traps, allows that grant
+    /// interpreters or any program, … (codes L001…, src/lint/README.md). Exit 1 if any
+    /// finding is an error (or the policy does not load), else 0: warnings exit 0.
+    #[cfg(feature = "compiler")]
+    Lint {
+        /// Sources as for build (default: policies/).
+        sources: Vec<PathBuf>,
+        /// Only rules that apply to this host; `claude` also checks overlaps with the
+        /// Claude ask rules of a settings.json given as a source.
+        #[arg(long)]
+        host: Option<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Lay out .pol files canonically (comments kept). Rewrites them in place, atomically.
+    #[cfg(feature = "compiler")]
+    Fmt {
+        /// .pol files or directories of them (default: policies/).
+        files: Vec<PathBuf>,
+        /// Write nothing; exit 1 and name the files that would change.
+        #[arg(long)]
+        check: bool,
+    },
     /// Decide a command and answer with an exit code: 0 allow, 2 deny or unusable table,
     /// 3 ask (and default under Claude authority), 1 no table at all.
     Decide {
@@ -105,6 +132,14 @@ pub fn run() -> i32 {
             format,
             command,
         } => explain::explain(table, &policy, &host, &tool, format, &command),
+        #[cfg(feature = "compiler")]
+        Command::Lint {
+            sources,
+            host,
+            format,
+        } => lint::lint(&sources, host, format),
+        #[cfg(feature = "compiler")]
+        Command::Fmt { files, check } => fmt::fmt(&files, check),
         Command::Decide {
             table,
             host,

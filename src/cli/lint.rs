@@ -1,0 +1,36 @@
+//! `polc lint`: load the sources, print every finding, exit 1 if any is an error.
+
+use super::{default_sources, Format};
+use crate::lint::{self, Options};
+use std::path::PathBuf;
+
+pub fn lint(sources: &[PathBuf], host: Option<String>, format: Format) -> i32 {
+    if let Some(h) = &host {
+        if !crate::ir::is_known_host(h) {
+            eprintln!(
+                "error: unknown host `{h}` (known: {})",
+                crate::runtime::layers::known_hosts_list()
+            );
+            return 2;
+        }
+    }
+    let sources = default_sources(sources);
+    let (diags, loaded) = match lint::lint_paths(&sources, &Options { host }) {
+        Ok(d) => (d, true),
+        Err(d) => (d, false),
+    };
+    match format {
+        Format::Json => println!("{}", diags.to_json()),
+        Format::Text => {
+            if diags.is_empty() {
+                println!("no findings");
+            } else {
+                print!("{}", diags.render_all());
+            }
+            if !loaded {
+                eprintln!("error: the policy does not load; fix these errors first");
+            }
+        }
+    }
+    i32::from(!loaded || diags.has_errors())
+}

@@ -1,0 +1,60 @@
+//! L004 / L005: the no-wildcard traps of Claude rule strings (SPEC §3).
+//!
+//! A Claude `Bash(X)` string without an unescaped `*` means different things by verdict:
+//! in `allow` it is exact (`Bash(npm test)` does not allow `npm test -- --watch`), in
+//! `deny`/`ask` polc reads it as a word-bounded prefix (it also stops `git push origin`),
+//! where Claude Code itself reads it exact. Both are easy to misread, so lint says which
+//! reading applies and how to write it so that the text says it.
+
+use super::Cx;
+use crate::ir::{Verdict, TOOL_BASH};
+use crate::syntax::claude::has_unescaped_star;
+use crate::syntax::{Diagnostic, Severity, SourceKind};
+
+/// `X` of a rule text `Bash(X)`.
+fn bash_content(text: &str) -> Option<&str> {
+    text.strip_prefix("Bash(")?.strip_suffix(')')
+}
+
+pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
+    for &i in &cx.rules {
+        let r = cx.rule(i);
+        if r.tool != TOOL_BASH || SourceKind::for_name(&r.span.file) == SourceKind::Dsl {
+            continue;
+        }
+        let Some(x) = bash_content(&r.text) else {
+            continue;
+        };
+        if x.trim().is_empty() || has_unescaped_star(x) {
+            continue;
+        }
+        let d = if r.verdict == Verdict::Allow {
+            cx.at_rule(
+                i,
+                Severity::Warning,
+                "L004",
+                format!(
+                    "`{}` in allow has no wildcard, so it is exact: it allows `{x}` and nothing longer (not `{x} --help`)",
+                    r.text
+                ),
+            )
+            .with_help(format!(
+                "write `Bash({x}:*)` to allow arguments too; to keep it exact and say so, move it to a `rules` object with \"exact\": \"{x}\" (or `allow bash exact \"{x}\"` in a .pol file)"
+            ))
+        } else {
+            cx.at_rule(
+                i,
+                Severity::Warning,
+                "L005",
+                format!(
+                    "`{}` in {} has no wildcard: polc reads it as a word-bounded prefix, so it also matches `{x} …` (Claude Code itself would match `{x}` exactly)",
+                    r.text, r.verdict
+                ),
+            )
+            .with_help(format!(
+                "write `Bash({x}:*)`: the same meaning, said in the text"
+            ))
+        };
+        out.push(d);
+    }
+}
