@@ -174,6 +174,14 @@ impl fmt::Display for Span {
 
 /// The shell tool's canonical name. Every agent's shell tool maps to it.
 pub const TOOL_BASH: &str = "bash";
+/// File tools: every agent's read-like and edit-like tools map to these.
+pub const TOOL_READ: &str = "read";
+pub const TOOL_EDIT: &str = "edit";
+
+/// Tools whose patterns are path globs (SPEC §3).
+pub fn is_path_tool(tool: &str) -> bool {
+    tool == TOOL_READ || tool == TOOL_EDIT
+}
 
 /// One lowered rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

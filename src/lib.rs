@@ -20,6 +20,7 @@ pub mod ir;
 pub mod lint;
 #[cfg(feature = "compiler")]
 pub mod lower;
+pub mod paths;
 pub mod pattern;
 pub mod runtime;
 pub mod shell;

@@ -106,6 +106,7 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
     let mut content = Vec::new();
     let mut regex = Vec::new();
     let mut toolpats = Vec::new();
+    let mut pathpats = Vec::new();
     let mut errors = Vec::new();
     for (ri, rule) in policy.rules.iter().enumerate() {
         let r = ri as u32;
@@ -171,6 +172,35 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
                         message,
                     }),
                 },
+                _ if crate::ir::is_path_tool(&rule.tool) && p.kind != PatternKind::Any => {
+                    // Path globs: one DFA exact, one case-folded for deny/ask.
+                    let g = crate::paths::PathGlob::parse(&p.text);
+                    let mut add = |re: &str| -> Result<(u32, u32), String> {
+                        let dfa = crate::content::build_regex_dfa(re)?;
+                        while regex.len() % 8 != 0 {
+                            regex.push(0);
+                        }
+                        let o = regex.len() as u32;
+                        regex.extend_from_slice(&dfa);
+                        Ok((o, dfa.len() as u32))
+                    };
+                    let exact = add(&g.regex(false));
+                    let folded = if allow {
+                        Ok((0, 0))
+                    } else {
+                        add(&g.regex(true))
+                    };
+                    match (exact, folded) {
+                        (Ok(e), Ok(f)) => {
+                            push_u32s(&mut pathpats, &[r, g.anchor as u32, e.0, e.1, f.0, f.1])
+                        }
+                        (Err(message), _) | (_, Err(message)) => errors.push(CompileError {
+                            rule: ri,
+                            pattern: pi,
+                            message,
+                        }),
+                    }
+                }
                 _ if bash => {
                     // Specifiers never reach bash (the front end turns them into globs).
                     let kind = if p.kind == PatternKind::Specifier {
@@ -221,6 +251,7 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
             (SEC_CONTENT, content),
             (SEC_REGEX, regex),
             (SEC_TOOLPATS, toolpats),
+            (SEC_PATHS, pathpats),
         ],
         counts,
     })

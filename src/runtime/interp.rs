@@ -12,6 +12,8 @@ pub struct Reference<'p> {
     policy: &'p Policy,
     /// Compiled regex DFAs per (rule, pattern), built once.
     dfas: Vec<Vec<Option<Vec<u8>>>>,
+    /// Path rules' (anchor, exact DFA, folded DFA) per (rule, pattern).
+    path_dfas: Vec<Vec<Option<(crate::paths::Anchor, Vec<u8>, Vec<u8>)>>>,
 }
 
 impl<'p> Reference<'p> {
@@ -39,7 +41,36 @@ impl<'p> Reference<'p> {
                     .collect()
             })
             .collect();
-        Reference { policy, dfas }
+        let path_dfas = policy
+            .rules
+            .iter()
+            .map(|r| {
+                r.patterns
+                    .iter()
+                    .map(|p| {
+                        if !crate::ir::is_path_tool(&r.tool)
+                            || p.kind.is_content()
+                            || p.kind == PatternKind::Any
+                        {
+                            return None;
+                        }
+                        let g = crate::paths::PathGlob::parse(&p.text);
+                        let exact = crate::content::build_regex_dfa(&g.regex(false)).ok()?;
+                        let folded = if r.verdict == Verdict::Allow {
+                            Vec::new()
+                        } else {
+                            crate::content::build_regex_dfa(&g.regex(true)).ok()?
+                        };
+                        Some((g.anchor, exact, folded))
+                    })
+                    .collect()
+            })
+            .collect();
+        Reference {
+            policy,
+            dfas,
+            path_dfas,
+        }
     }
 
     fn rule(&self, i: u32) -> Result<&crate::ir::Rule, Corrupt> {
@@ -156,6 +187,39 @@ impl RuleSource for Reference<'_> {
         Ok(())
     }
 
+    fn match_path(
+        &self,
+        tool: &str,
+        q: &super::PathQuery,
+        ctx: &super::Context,
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        for (i, r) in self.policy.rules.iter().enumerate() {
+            if r.tool != tool || (r.verdict == Verdict::Allow) != allow || !r.applies_to_host(host)
+            {
+                continue;
+            }
+            for entry in self.path_dfas[i].iter().flatten() {
+                let (anchor, exact, folded) = entry;
+                let dir = super::pathmatch::policy_dir(&r.span.file, ctx);
+                if super::pathmatch::rule_matches(
+                    *anchor,
+                    dir.as_deref(),
+                    exact,
+                    folded,
+                    q,
+                    ctx,
+                    allow,
+                )? {
+                    f(i as u32);
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn match_tool(
         &self,
         tool: &str,
@@ -172,7 +236,9 @@ impl RuleSource for Reference<'_> {
                 continue;
             }
             for p in &r.patterns {
-                if p.kind.is_content() {
+                if p.kind.is_content()
+                    || (crate::ir::is_path_tool(&r.tool) && p.kind != PatternKind::Any)
+                {
                     continue;
                 }
                 let text = match p.kind {

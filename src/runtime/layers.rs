@@ -233,6 +233,24 @@ impl RuleSource for Union<'_> {
         }
         Ok(())
     }
+    fn match_path(
+        &self,
+        tool: &str,
+        q: &super::PathQuery,
+        ctx: &super::Context,
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        for (t, off, _, trusted) in &self.parts {
+            if allow && !trusted {
+                continue;
+            }
+            t.match_path(tool, q, ctx, allow, host, &mut |r| f(r + off))?;
+        }
+        Ok(())
+    }
+
     fn match_tool(
         &self,
         tool: &str,

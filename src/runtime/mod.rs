@@ -5,12 +5,14 @@
 #[cfg(feature = "compiler")]
 pub mod interp;
 pub mod layers;
+pub mod pathmatch;
 pub mod table_rules;
 pub mod trust;
 
-use crate::ir::{Decision, Tier, Verdict, TOOL_BASH};
+use crate::ir::{Decision, Tier, Verdict, TOOL_BASH, TOOL_EDIT, TOOL_READ};
 use crate::pattern::Match;
 use crate::shell::{self, Inner, Segment, MAX_DEPTH, MAX_SEGMENTS};
+pub use pathmatch::{Context, PathQuery};
 use serde::Serialize;
 use std::cmp::Ordering;
 
@@ -72,6 +74,17 @@ pub trait RuleSource {
         &self,
         tool: &str,
         texts: &[&[u8]],
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt>;
+    /// Every path rule (read/edit) of `tool` matching the path; `allow` selects allow rules
+    /// (both forms must match) or deny/ask rules (either form, case-folded too).
+    fn match_path(
+        &self,
+        tool: &str,
+        q: &PathQuery,
+        ctx: &Context,
         allow: bool,
         host: &str,
         f: &mut dyn FnMut(u32),
@@ -158,19 +171,35 @@ struct SegWork {
     seg: Segment,
 }
 
-/// Decide a request for `host` (SPEC §4.5). Errors only when the table is corrupt.
+/// Decide a request for `host` (SPEC §4.5), with paths resolved from this process's
+/// context. Errors only when the table is corrupt.
 pub fn decide(src: &dyn RuleSource, host: &str, req: &Request) -> Result<Outcome, Corrupt> {
+    decide_in(src, host, req, &Context::from_env())
+}
+
+/// Decide with an explicit context (the hook passes the host's project root and cwd).
+pub fn decide_in(
+    src: &dyn RuleSource,
+    host: &str,
+    req: &Request,
+    ctx: &Context,
+) -> Result<Outcome, Corrupt> {
     match req {
-        Request::Bash { command } => decide_bash(src, host, command),
+        Request::Bash { command } => decide_bash(src, host, command, ctx),
         Request::Tool {
             tool,
             subject,
             input_text,
-        } => decide_tool(src, host, tool, subject, input_text),
+        } => decide_tool(src, host, tool, subject, input_text, ctx),
     }
 }
 
-fn decide_bash(src: &dyn RuleSource, host: &str, command: &str) -> Result<Outcome, Corrupt> {
+fn decide_bash(
+    src: &dyn RuleSource,
+    host: &str,
+    command: &str,
+    _ctx: &Context,
+) -> Result<Outcome, Corrupt> {
     let parsed = shell::parse(command);
     let mut global: Vec<String> = parsed.unattestable.iter().map(|s| s.to_string()).collect();
     let mut work: Vec<SegWork> = parsed
@@ -400,10 +429,25 @@ fn decide_tool(
     tool: &str,
     subject: &str,
     input_text: &str,
+    ctx: &Context,
 ) -> Result<Outcome, Corrupt> {
     let mut hits = Vec::new();
     let mut raw = Vec::new();
     src.match_tool(tool, subject, host, &mut |rule, m| raw.push((rule, m)))?;
+    if tool == TOOL_READ || tool == TOOL_EDIT {
+        let q = PathQuery::new(subject, ctx);
+        for allow in [false, true] {
+            src.match_path(tool, &q, ctx, allow, host, &mut |rule| {
+                raw.push((rule, Match::Definite))
+            })?;
+        }
+        if tool == TOOL_EDIT {
+            // A read deny also blocks edits of that path (deny/ask only).
+            src.match_path(TOOL_READ, &q, ctx, false, host, &mut |rule| {
+                raw.push((rule, Match::Definite))
+            })?;
+        }
+    }
     src.match_content(tool, &[input_text.as_bytes()], false, host, &mut |rule| {
         raw.push((rule, Match::Definite))
     })?;

@@ -3,8 +3,10 @@
 //! and touches only that group's patterns. Every read is bounds-checked; a bad offset is
 //! [`Corrupt`], never a panic.
 
-use super::{Corrupt, RuleDesc, RuleSource, Score};
+use super::pathmatch::{policy_dir, rule_matches};
+use super::{Context, Corrupt, PathQuery, RuleDesc, RuleSource, Score};
 use crate::ir::{PatternKind, Tier, Verdict};
+use crate::paths::Anchor;
 use crate::pattern::{self, Match, WILD};
 
 /// Section kinds (the table module stores them opaquely).
@@ -17,6 +19,7 @@ pub const SEC_AL_INDEX: u32 = 6;
 pub const SEC_CONTENT: u32 = 7;
 pub const SEC_REGEX: u32 = 8;
 pub const SEC_TOOLPATS: u32 = 9;
+pub const SEC_PATHS: u32 = 10;
 
 /// u32 words per rule record.
 pub const RULE_WORDS: usize = 18;
@@ -26,6 +29,8 @@ pub const PAT_WORDS: usize = 3;
 pub const GROUP_WORDS: usize = 4;
 /// u32 words per content or tool-pattern entry: rule, kind, offset, length.
 pub const ENTRY_WORDS: usize = 4;
+/// u32 words per path-rule entry: rule, anchor, exact DFA (offset, length), folded DFA.
+pub const PATH_WORDS: usize = 6;
 
 /// Rule record flags.
 pub const FLAG_BASH: u32 = 1;
@@ -92,6 +97,7 @@ pub struct TableRules<'a> {
     content: &'a [u8],
     regex: &'a [u8],
     toolpats: &'a [u8],
+    pathpats: &'a [u8],
 }
 
 fn word(sec: &[u8], i: usize) -> Result<u32, Corrupt> {
@@ -118,6 +124,7 @@ impl<'a> TableRules<'a> {
             content: get(SEC_CONTENT).ok_or(Corrupt)?,
             regex: get(SEC_REGEX).ok_or(Corrupt)?,
             toolpats: get(SEC_TOOLPATS).ok_or(Corrupt)?,
+            pathpats: get(SEC_PATHS).ok_or(Corrupt)?,
         })
     }
 
@@ -304,6 +311,36 @@ impl RuleSource for TableRules<'_> {
                 return Err(Corrupt);
             };
             if hit {
+                f(rule);
+            }
+        }
+        Ok(())
+    }
+
+    fn match_path(
+        &self,
+        tool: &str,
+        q: &PathQuery,
+        ctx: &Context,
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        let n = self.pathpats.len() / (PATH_WORDS * 4);
+        for e in 0..n {
+            let w = |k: usize| word(self.pathpats, e * PATH_WORDS + k);
+            let rule = w(0)?;
+            if (self.verdict(rule)? == Verdict::Allow) != allow
+                || !self.host_ok(rule, host)?
+                || self.rule_str(rule, 5)? != tool
+            {
+                continue;
+            }
+            let anchor = Anchor::from_u8(w(1)? as u8).ok_or(Corrupt)?;
+            let exact = slice(self.regex, w(2)?, w(3)?)?;
+            let folded = slice(self.regex, w(4)?, w(5)?)?;
+            let dir = policy_dir(self.rule_str(rule, 13)?, ctx);
+            if rule_matches(anchor, dir.as_deref(), exact, folded, q, ctx, allow)? {
                 f(rule);
             }
         }

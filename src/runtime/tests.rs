@@ -485,3 +485,119 @@ fn brace_expansion_makes_words_not_alternatives() {
     assert_eq!(both(&p, "{ls,-la}"), Decision::Ask);
     assert_eq!(both(&p, "echo {a,b}"), Decision::Allow);
 }
+
+fn path_rule(v: Verdict, tool: &str, glob: &str, n: usize) -> Rule {
+    Rule {
+        tool: tool.into(),
+        patterns: vec![Pattern {
+            kind: PatternKind::Glob,
+            text: glob.into(),
+        }],
+        ..claude(v, "x", n)
+    }
+}
+
+fn decide_file(p: &Policy, tool: &str, path: &str, ctx: &Context) -> Decision {
+    let req = Request::Tool {
+        tool: tool.into(),
+        subject: path.into(),
+        input_text: path.into(),
+    };
+    let a = decide_in(&Reference::new(p), "claude", &req, ctx).unwrap();
+    let c = crate::compile::compile(p).unwrap();
+    let t = TableRules::new(|k| c.section(k)).unwrap();
+    let b = decide_in(&t, "claude", &req, ctx).unwrap();
+    assert_eq!(a, b, "reference and table disagree on {tool} {path:?}");
+    a.decision
+}
+
+#[test]
+fn path_rules_and_their_evasions() {
+    let d = tempfile::tempdir().unwrap();
+    let home = d.path().join("home");
+    let proj = home.join("proj");
+    std::fs::create_dir_all(proj.join("src")).unwrap();
+    std::fs::write(proj.join(".env"), "S=1").unwrap();
+    std::fs::write(home.join(".bashrc"), "").unwrap();
+    std::os::unix::fs::symlink(&home, proj.join("src/lnk")).unwrap();
+    let ctx = Context {
+        cwd: Some(proj.join("src")),
+        project_root: Some(proj.clone()),
+        home: Some(home.clone()),
+    };
+    let mut p = Policy::default();
+    p.rules.push(path_rule(Verdict::Deny, "read", ".env", 0));
+    p.rules.push(path_rule(Verdict::Allow, "edit", "src/**", 1));
+    p.rules
+        .push(path_rule(Verdict::Deny, "edit", "~/.bashrc", 2));
+    p.rules
+        .push(path_rule(Verdict::Allow, "read", "./src/**", 3));
+    let s = |x: &std::path::Path| x.to_string_lossy().into_owned();
+    assert_eq!(
+        decide_file(&p, "read", &s(&proj.join(".env")), &ctx),
+        Decision::Deny
+    );
+    assert_eq!(
+        decide_file(&p, "read", "../.env", &ctx),
+        Decision::Deny,
+        "relative to cwd, .. folded"
+    );
+    assert_eq!(
+        decide_file(&p, "read", &s(&proj.join("src/../.env")), &ctx),
+        Decision::Deny
+    );
+    assert_eq!(
+        decide_file(&p, "read", &s(&proj.join("src//./../.ENV")), &ctx),
+        Decision::Deny,
+        "case-folded for deny"
+    );
+    assert_eq!(
+        decide_file(&p, "read", &s(&proj.join("deep/er/.env")), &ctx),
+        Decision::Deny,
+        "bare name at any depth"
+    );
+    assert_eq!(
+        decide_file(&p, "edit", &s(&proj.join(".env")), &ctx),
+        Decision::Deny,
+        "a read deny blocks edits"
+    );
+    assert_eq!(
+        decide_file(&p, "edit", &s(&proj.join("src/main.rs")), &ctx),
+        Decision::Allow
+    );
+    assert_eq!(
+        decide_file(&p, "read", "main.rs", &ctx),
+        Decision::Allow,
+        "relative to cwd (src/)"
+    );
+    // src/lnk/../.bashrc is lexically under src/ but canonically the home's .bashrc.
+    assert_eq!(
+        decide_file(&p, "edit", &s(&proj.join("src/lnk/.bashrc")), &ctx),
+        Decision::Deny
+    );
+    assert_eq!(
+        decide_file(&p, "edit", &s(&proj.join("src/lnk/x.txt")), &ctx),
+        Decision::Default,
+        "allow needs both forms"
+    );
+    assert_eq!(
+        decide_file(&p, "read", &s(&home.join("other")), &ctx),
+        Decision::Default
+    );
+    assert_eq!(
+        decide_file(&p, "read", &s(&proj.join(".env\u{0}x")), &ctx),
+        Decision::Default
+    );
+    // NFC: a decomposed é matches a rule written composed.
+    let mut q = Policy::default();
+    q.rules
+        .push(path_rule(Verdict::Deny, "read", "caf\u{e9}.txt", 0));
+    assert_eq!(
+        decide_file(&q, "read", &s(&proj.join("cafe\u{301}.txt")), &ctx),
+        Decision::Deny
+    );
+    assert_eq!(
+        decide_file(&q, "read", &s(&proj.join("CAF\u{c9}.TXT")), &ctx),
+        Decision::Deny
+    );
+}

@@ -1,0 +1,301 @@
+//! Path rules for file tools (SPEC §3): gitignore-style globs with Claude Code's anchors,
+//! compiled at build time to a regex (then a DFA in the table), and the two forms of a path
+//! they are checked against — lexical (`..`, `.`, `//` folded) and canonical (symlinks
+//! resolved). Deny/ask match if either form matches, also case-insensitively after Unicode
+//! NFC normalisation; allow needs both forms to match exactly.
+
+use std::path::{Component, Path, PathBuf};
+
+/// Where a path pattern is rooted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Anchor {
+    /// `//abs/path`: the file system root.
+    Absolute = 0,
+    /// `~/x`: the user's home.
+    Home = 1,
+    /// `/x`: the folder of the policy file that holds the rule.
+    PolicyDir = 2,
+    /// `./x` or `x/y`: the project root.
+    ProjectRoot = 3,
+    /// A bare name (`.env`, `*.pem`): at any depth, anywhere.
+    AnyDepth = 4,
+}
+
+impl Anchor {
+    pub fn from_u8(v: u8) -> Option<Anchor> {
+        Some(match v {
+            0 => Anchor::Absolute,
+            1 => Anchor::Home,
+            2 => Anchor::PolicyDir,
+            3 => Anchor::ProjectRoot,
+            4 => Anchor::AnyDepth,
+            _ => return None,
+        })
+    }
+}
+
+/// A path pattern split into its anchor and the glob below it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathGlob {
+    pub anchor: Anchor,
+    /// The glob relative to the anchor (no leading `/`).
+    pub glob: String,
+}
+
+impl PathGlob {
+    pub fn parse(text: &str) -> PathGlob {
+        let t = text.trim();
+        let (anchor, rest) = if let Some(r) = t.strip_prefix("//") {
+            (Anchor::Absolute, r)
+        } else if let Some(r) = t.strip_prefix("~/") {
+            (Anchor::Home, r)
+        } else if t == "~" {
+            (Anchor::Home, "")
+        } else if let Some(r) = t.strip_prefix('/') {
+            (Anchor::PolicyDir, r)
+        } else if let Some(r) = t.strip_prefix("./") {
+            (Anchor::ProjectRoot, r)
+        } else if t.trim_end_matches('/').contains('/') {
+            (Anchor::ProjectRoot, t)
+        } else {
+            (Anchor::AnyDepth, t)
+        };
+        PathGlob {
+            anchor,
+            glob: rest.trim_end_matches('/').to_string(),
+        }
+    }
+
+    /// The regex (anchored, over the path relative to the anchor's base with no leading
+    /// `/`, or over the whole absolute path for `AnyDepth`) that the table stores as a DFA.
+    /// A pattern also matches everything below what it names (`~/.ssh` covers its keys).
+    pub fn regex(&self, case_insensitive: bool) -> String {
+        let body = glob_to_regex(&self.glob);
+        let flags = if case_insensitive { "(?i)" } else { "" };
+        match self.anchor {
+            Anchor::AnyDepth => format!("{flags}^(?:.*/)?{body}(?:/.*)?$"),
+            _ if self.glob.is_empty() => format!("{flags}^.*$"),
+            _ => format!("{flags}^{body}(?:/.*)?$"),
+        }
+    }
+}
+
+fn glob_to_regex(g: &str) -> String {
+    let b: Vec<char> = g.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == '*' && b.get(i + 1) == Some(&'*') {
+            // `**/` any number of folders; `/**` everything below; `**` anything.
+            let slash_after = b.get(i + 2) == Some(&'/');
+            if slash_after {
+                out.push_str("(?:.*/)?");
+                i += 3;
+            } else {
+                out.push_str(".*");
+                i += 2;
+            }
+            continue;
+        }
+        match c {
+            '*' => out.push_str("[^/]*"),
+            '?' => out.push_str("[^/]"),
+            '[' => {
+                // A class up to the next `]`; `!` negates as in gitignore.
+                if let Some(end) = b[i + 1..].iter().position(|&x| x == ']') {
+                    let inner: String = b[i + 1..i + 1 + end].iter().collect();
+                    let inner = inner
+                        .strip_prefix('!')
+                        .map(|r| format!("^{r}"))
+                        .unwrap_or(inner);
+                    let safe: String = inner
+                        .chars()
+                        .flat_map(|ch| {
+                            if ch == '\\' || ch == '[' {
+                                vec!['\\', ch]
+                            } else {
+                                vec![ch]
+                            }
+                        })
+                        .collect();
+                    out.push('[');
+                    out.push_str(&safe);
+                    out.push(']');
+                    i += end + 2;
+                    continue;
+                }
+                out.push_str("\\[");
+            }
+            '\\' if i + 1 < b.len() => {
+                out.push_str(&regex_escape(b[i + 1]));
+                i += 2;
+                continue;
+            }
+            _ => out.push_str(&regex_escape(c)),
+        }
+        i += 1;
+    }
+    out
+}
+
+fn regex_escape(c: char) -> String {
+    if "\\.+*?()|[]{}^$#&-~".contains(c) {
+        format!("\\{c}")
+    } else {
+        c.to_string()
+    }
+}
+
+/// Fold `.`, `..` and repeated `/` without touching the file system; relative paths are
+/// taken from `cwd`. `..` above the root stays at the root.
+pub fn lexical(path: &str, cwd: Option<&Path>, home: Option<&Path>) -> PathBuf {
+    let p = if let (Some(rest), Some(h)) = (path.strip_prefix("~/"), home) {
+        h.join(rest)
+    } else if path == "~" && home.is_some() {
+        home.map(Path::to_path_buf).unwrap_or_default()
+    } else {
+        PathBuf::from(path)
+    };
+    let p = if p.is_absolute() {
+        p
+    } else {
+        cwd.map(|c| c.join(&p)).unwrap_or(p)
+    };
+    let mut out = PathBuf::from("/");
+    for c in p.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(n) => out.push(n),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Resolve symlinks as far as the path exists; the rest is appended lexically.
+pub fn canonical(lex: &Path) -> PathBuf {
+    let mut existing = lex.to_path_buf();
+    let mut rest: Vec<std::ffi::OsString> = Vec::new();
+    for _ in 0..4096 {
+        if let Ok(c) = existing.canonicalize() {
+            let mut out = c;
+            for r in rest.iter().rev() {
+                out.push(r);
+            }
+            return lexical(&out.to_string_lossy(), None, None);
+        }
+        match (
+            existing.file_name().map(|n| n.to_os_string()),
+            existing.parent(),
+        ) {
+            (Some(n), Some(p)) => {
+                rest.push(n);
+                existing = p.to_path_buf();
+            }
+            _ => break,
+        }
+    }
+    lex.to_path_buf()
+}
+
+/// Unicode NFC form (deny/ask compare paths after it, and case-insensitively).
+pub fn nfc(s: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    s.nfc().collect()
+}
+
+/// The text a pattern with this anchor is matched against, for one form of the path:
+/// relative to the base (None when the path is not under it), or the absolute path.
+pub fn relative_to(path: &Path, anchor: Anchor, base: Option<&Path>) -> Option<String> {
+    match anchor {
+        Anchor::AnyDepth => Some(path.to_string_lossy().into_owned()),
+        Anchor::Absolute => Some(path.to_string_lossy().trim_start_matches('/').to_string()),
+        _ => {
+            let base = base?;
+            let rel = path.strip_prefix(base).ok()?;
+            Some(rel.to_string_lossy().into_owned())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Re(Vec<u8>);
+    impl Re {
+        fn is_match(&self, s: &str) -> bool {
+            crate::content::regex_dfa_is_match(&self.0, s.as_bytes()).unwrap()
+        }
+    }
+    fn re(p: &str) -> Re {
+        Re(crate::content::build_regex_dfa(&PathGlob::parse(p).regex(false)).unwrap())
+    }
+
+    #[test]
+    fn anchors() {
+        assert_eq!(PathGlob::parse("//etc/**").anchor, Anchor::Absolute);
+        assert_eq!(PathGlob::parse("~/.ssh").anchor, Anchor::Home);
+        assert_eq!(PathGlob::parse("/secrets").anchor, Anchor::PolicyDir);
+        assert_eq!(PathGlob::parse("./.env").anchor, Anchor::ProjectRoot);
+        assert_eq!(PathGlob::parse("src/**").anchor, Anchor::ProjectRoot);
+        assert_eq!(PathGlob::parse(".env").anchor, Anchor::AnyDepth);
+        assert_eq!(PathGlob::parse("*.pem").anchor, Anchor::AnyDepth);
+        assert_eq!(PathGlob::parse("build/").anchor, Anchor::AnyDepth);
+    }
+
+    #[test]
+    fn globs() {
+        assert!(re(".env").is_match("/home/u/p/.env"));
+        assert!(re(".env").is_match("/home/u/p/a/b/.env"));
+        assert!(!re(".env").is_match("/home/u/p/.envrc"));
+        assert!(re("*.pem").is_match("/x/key.pem"));
+        assert!(re("src/**").is_match("src/a/b.rs"));
+        assert!(re("src/*.rs").is_match("src/a.rs"));
+        assert!(!re("src/*.rs").is_match("src/a/b.rs"));
+        assert!(
+            re(".ssh").is_match("/home/u/.ssh/id_rsa"),
+            "a folder covers its contents"
+        );
+        assert!(re("**/node_modules").is_match("a/node_modules/x"));
+        assert!(re("f[ab].txt").is_match("/fa.txt"));
+        assert!(!re("f[!ab].txt").is_match("/fa.txt"));
+    }
+
+    #[test]
+    fn lexical_folding() {
+        let cwd = Path::new("/p/src");
+        assert_eq!(
+            lexical("../.env", Some(cwd), None),
+            PathBuf::from("/p/.env")
+        );
+        assert_eq!(
+            lexical("./a//b/./c", Some(cwd), None),
+            PathBuf::from("/p/src/a/b/c")
+        );
+        assert_eq!(lexical("/../../etc", None, None), PathBuf::from("/etc"));
+        assert_eq!(
+            lexical("~/.ssh/id", None, Some(Path::new("/home/u"))),
+            PathBuf::from("/home/u/.ssh/id")
+        );
+    }
+
+    #[test]
+    fn canonical_resolves_links() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("home");
+        std::fs::create_dir_all(home.join("proj/src")).unwrap();
+        std::os::unix::fs::symlink(&home, home.join("proj/src/lnk")).unwrap();
+        let lex = lexical(
+            &home.join("proj/src/lnk/.bashrc").to_string_lossy(),
+            None,
+            None,
+        );
+        let can = canonical(&lex);
+        assert!(lex.starts_with(home.join("proj/src")));
+        assert_eq!(can, home.canonicalize().unwrap().join(".bashrc"));
+    }
+}

@@ -1,0 +1,125 @@
+//! Matching a file path against path rules (the DFAs the compiler stored), in both forms.
+
+use super::Corrupt;
+use crate::paths::{self, Anchor};
+use std::path::{Path, PathBuf};
+
+/// Where things are for this request: relative paths, `./` and `~/` anchors resolve here.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Context {
+    pub cwd: Option<PathBuf>,
+    pub project_root: Option<PathBuf>,
+    pub home: Option<PathBuf>,
+}
+
+impl Context {
+    /// From the process: the current directory, `CLAUDE_PROJECT_DIR` (else the current
+    /// directory) and the home directory.
+    pub fn from_env() -> Context {
+        let cwd = std::env::current_dir().ok();
+        let project_root = std::env::var_os("CLAUDE_PROJECT_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| cwd.clone());
+        let home = std::env::var_os("HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(super::trust::passwd_home);
+        Context {
+            cwd,
+            project_root,
+            home,
+        }
+    }
+}
+
+/// A path in the two forms rules are checked against.
+#[derive(Clone, Debug)]
+pub struct PathQuery {
+    pub lexical: PathBuf,
+    pub canonical: PathBuf,
+}
+
+impl PathQuery {
+    pub fn new(path: &str, ctx: &Context) -> PathQuery {
+        let lexical = paths::lexical(
+            path,
+            ctx.cwd.as_deref().or(ctx.project_root.as_deref()),
+            ctx.home.as_deref(),
+        );
+        let canonical = paths::canonical(&lexical);
+        PathQuery { lexical, canonical }
+    }
+}
+
+/// The folder `/x` patterns are relative to: the policy file's folder, taken from the
+/// project root when the build was given a relative path.
+pub fn policy_dir(source_file: &str, ctx: &Context) -> Option<PathBuf> {
+    let parent = Path::new(source_file).parent()?.to_path_buf();
+    if parent.is_absolute() {
+        Some(parent)
+    } else {
+        ctx.project_root.as_ref().map(|r| r.join(parent))
+    }
+}
+
+fn base(anchor: Anchor, policy_dir: Option<&Path>, ctx: &Context) -> Option<PathBuf> {
+    match anchor {
+        Anchor::Home => ctx.home.clone(),
+        Anchor::ProjectRoot => ctx
+            .project_root
+            .as_ref()
+            .map(|p| paths::canonical(&paths::lexical(&p.to_string_lossy(), None, None))),
+        Anchor::PolicyDir => policy_dir.map(Path::to_path_buf),
+        Anchor::Absolute | Anchor::AnyDepth => None,
+    }
+}
+
+fn dfa(bytes: &[u8], text: &str) -> Result<bool, Corrupt> {
+    crate::content::regex_dfa_is_match(bytes, text.as_bytes()).ok_or(Corrupt)
+}
+
+/// Does one path rule match? Deny/ask (`allow == false`): either form, exactly or
+/// case-insensitively after NFC. Allow: both forms, exactly.
+pub fn rule_matches(
+    anchor: Anchor,
+    policy_dir: Option<&Path>,
+    exact: &[u8],
+    folded: &[u8],
+    q: &PathQuery,
+    ctx: &Context,
+    allow: bool,
+) -> Result<bool, Corrupt> {
+    let b = base(anchor, policy_dir, ctx);
+    // The base itself may be a symlink: try it lexically and canonically.
+    let bases: Vec<Option<PathBuf>> = match &b {
+        Some(p) => {
+            let c = paths::canonical(p);
+            if &c == p {
+                vec![Some(c)]
+            } else {
+                vec![Some(p.clone()), Some(c)]
+            }
+        }
+        None => vec![None],
+    };
+    let form_matches = |form: &Path, folded_ok: bool| -> Result<bool, Corrupt> {
+        for bs in &bases {
+            let Some(text) = paths::relative_to(form, anchor, bs.as_deref()) else {
+                continue;
+            };
+            if dfa(exact, &text)? {
+                return Ok(true);
+            }
+            if folded_ok && !folded.is_empty() && dfa(folded, &paths::nfc(&text))? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    };
+    if allow {
+        Ok(form_matches(&q.lexical, false)? && form_matches(&q.canonical, false)?)
+    } else {
+        Ok(form_matches(&q.lexical, true)? || form_matches(&q.canonical, true)?)
+    }
+}
