@@ -8,12 +8,15 @@ use crate::compile::rule_specificity;
 use crate::ir::{PatternKind, Policy, Verdict, TOOL_BASH};
 use crate::pattern::{Match, SegPattern};
 
+/// A path pattern's anchor with its exact and case-folded DFAs.
+type PathDfas = (crate::paths::Anchor, Vec<u8>, Vec<u8>);
+
 pub struct Reference<'p> {
     policy: &'p Policy,
     /// Compiled regex DFAs per (rule, pattern), built once.
     dfas: Vec<Vec<Option<Vec<u8>>>>,
     /// Path rules' (anchor, exact DFA, folded DFA) per (rule, pattern).
-    path_dfas: Vec<Vec<Option<(crate::paths::Anchor, Vec<u8>, Vec<u8>)>>>,
+    path_dfas: Vec<Vec<Option<PathDfas>>>,
 }
 
 impl<'p> Reference<'p> {
