@@ -6,12 +6,18 @@ mod build;
 mod decide;
 #[cfg(feature = "compiler")]
 mod explain;
+mod hook;
+mod trust;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "polc", version, about = "A declarative policy compiler for AI coding agents' permission hooks")]
+#[command(
+    name = "polc",
+    version,
+    about = "A declarative policy compiler for AI coding agents' permission hooks"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -33,9 +39,7 @@ pub enum Command {
     },
     /// Run every inline example of the policy and report each failure with its location.
     #[cfg(feature = "compiler")]
-    Test {
-        sources: Vec<PathBuf>,
-    },
+    Test { sources: Vec<PathBuf> },
     /// Show the decision, the winning rule and why the other matching rules lost.
     #[cfg(feature = "compiler")]
     Explain {
@@ -67,6 +71,30 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
         command: Vec<String>,
     },
+    /// The permission hook: read the agent's JSON on stdin, answer in its protocol.
+    Hook {
+        /// The calling agent (required; no environment fallback): claude, vscode, copilot,
+        /// gemini, cursor, codex, droid, vibe.
+        #[arg(long)]
+        host: String,
+        /// The event (default: from the input's hook_event_name).
+        #[arg(long, value_enum)]
+        event: Option<hook::EventArg>,
+        /// Name the project layer's table explicitly (trusted only after `polc trust`).
+        #[arg(long)]
+        table: Option<PathBuf>,
+        /// Print the snippet wiring polc into this host's hook settings, and exit.
+        #[arg(long)]
+        print_config: bool,
+    },
+    /// Confirm on the terminal that a project's table may grant permissions.
+    Trust {
+        /// The project root (default: the current directory).
+        project: Option<PathBuf>,
+        /// The table (default: the project's .polc/policy.bin or compiled/policy.bin).
+        #[arg(long)]
+        table: Option<PathBuf>,
+    },
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,14 +115,34 @@ pub fn run() -> i32 {
     };
     match cli.command {
         #[cfg(feature = "compiler")]
-        Command::Build { sources, output, check } => build::build(&sources, &output, check),
+        Command::Build {
+            sources,
+            output,
+            check,
+        } => build::build(&sources, &output, check),
         #[cfg(feature = "compiler")]
         Command::Test { sources } => build::test(&sources),
         #[cfg(feature = "compiler")]
-        Command::Explain { table, policy, host, tool, format, command } => {
-            explain::explain(table, &policy, &host, &tool, format, &command)
-        }
-        Command::Decide { table, host, command } => decide::decide(table, host, &command),
+        Command::Explain {
+            table,
+            policy,
+            host,
+            tool,
+            format,
+            command,
+        } => explain::explain(table, &policy, &host, &tool, format, &command),
+        Command::Decide {
+            table,
+            host,
+            command,
+        } => decide::decide(table, host, &command),
+        Command::Hook {
+            host,
+            event,
+            table,
+            print_config,
+        } => hook::hook(host, event, table, print_config),
+        Command::Trust { project, table } => trust::trust_cmd(project, table),
     }
 }
 

@@ -5,6 +5,7 @@
 #[cfg(feature = "compiler")]
 pub mod interp;
 pub mod layers;
+pub mod protect;
 pub mod table_rules;
 pub mod trust;
 
