@@ -37,8 +37,10 @@ pub fn run(args: HookArgs) -> i32 {
         err.exit,
     );
     failsafe::install(deadline());
-    selftest_fault();
-    let r = match std::panic::catch_unwind(|| answer(host, &args)) {
+    let r = match std::panic::catch_unwind(|| {
+        selftest_fault();
+        answer(host, &args)
+    }) {
         Ok(r) => r,
         Err(_) => host.error("polc: internal error (a bug in polc); denied to be safe"),
     };
@@ -156,7 +158,10 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
                 Err(_) => (Decision::Deny, "polc: internal error".into()),
             }
         }
-        Loaded::Unusable(why) => (Decision::Deny, format!("polc deny: {why}")),
+        Loaded::Unusable(why) => {
+            notice = Some(format!("polc: {why}"));
+            (Decision::Deny, format!("polc deny: {why}"))
+        }
         Loaded::Ready(loaded) => match Union::new(&loaded) {
             Err(_) => (
                 Decision::Deny,
@@ -174,8 +179,12 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
             }
         },
     };
+    let reason_is_table_problem = reason.contains("table is corrupt");
     let a = finalize(host, &inp, decision, reason);
     let mut r = host.render(&a, ev);
+    if decision == Decision::Deny && notice.is_none() && reason_is_table_problem {
+        notice = Some("polc: the policy table is corrupt: run `polc build`".into());
+    }
     if r.stderr.is_none() {
         r.stderr = notice;
     }

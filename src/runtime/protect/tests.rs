@@ -16,7 +16,10 @@ fn glob_matches_across_slashes() {
 
 #[test]
 fn normalize_folds_dots() {
-    assert_eq!(normalize(Path::new("/a/b/../c/./d")), PathBuf::from("/a/c/d"));
+    assert_eq!(
+        normalize(Path::new("/a/b/../c/./d")),
+        PathBuf::from("/a/c/d")
+    );
     assert_eq!(normalize(Path::new("/../..")), PathBuf::from("/"));
 }
 
@@ -27,7 +30,12 @@ fn prot(root: &Path) -> Protected {
 fn check(cmd: &str) -> Option<Verdict> {
     let root = Path::new("/proj");
     prot(root)
-        .check(&Request::Bash { command: cmd.into() }, root)
+        .check(
+            &Request::Bash {
+                command: cmd.into(),
+            },
+            root,
+        )
         .map(|f| f.verdict)
 }
 
@@ -72,7 +80,8 @@ fn edit_tools_cannot_touch_protected_paths() {
         input_text: format!("{{\"file_path\":\"{path}\"}}"),
     };
     assert_eq!(
-        p.check(&edit("/proj/.claude/settings.json"), root).map(|f| f.verdict),
+        p.check(&edit("/proj/.claude/settings.json"), root)
+            .map(|f| f.verdict),
         Some(Verdict::Deny)
     );
     assert_eq!(p.check(&edit("/proj/src/main.rs"), root), None);
