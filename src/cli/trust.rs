@@ -83,6 +83,7 @@ pub fn confirm_and_record(root: &Path, table: &Path, verb: &str) -> Result<bool,
     Ok(true)
 }
 
+#[cfg(feature = "compiler")]
 /// Was the table at `path` (as it is now) trusted for the current directory? Used by
 /// `polc build` to offer re-trusting what it writes.
 pub fn previously_trusted(path: &Path) -> bool {
@@ -97,6 +98,7 @@ pub fn previously_trusted(path: &Path) -> bool {
     trust::is_trusted(cfg.as_deref(), &root, &digest)
 }
 
+#[cfg(feature = "compiler")]
 /// After `polc build`: when run interactively (stdin and stderr are terminals) for a
 /// project whose previous table was trusted, offer to trust the new one.
 pub fn offer_retrust(output: &Path, was_trusted: bool) {
