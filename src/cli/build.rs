@@ -215,6 +215,7 @@ pub fn build(sources: &[PathBuf], output: &Path, check: bool) -> i32 {
             }
         };
     }
+    let was_trusted = super::trust::previously_trusted(output);
     if let Err(e) = table::write_atomic(output, &bytes) {
         eprintln!("error: cannot write {}: {e}", output.display());
         return 1;
@@ -227,6 +228,7 @@ pub fn build(sources: &[PathBuf], output: &Path, check: bool) -> i32 {
         output.display(),
         bytes.len()
     );
+    super::trust::offer_retrust(output, was_trusted);
     0
 }
 

@@ -8,8 +8,10 @@ mod decide;
 mod explain;
 #[cfg(feature = "compiler")]
 mod fmt;
+mod hook;
 #[cfg(feature = "compiler")]
 mod lint;
+mod trust;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -96,6 +98,30 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
         command: Vec<String>,
     },
+    /// The permission hook: read the agent's JSON on stdin, answer in its protocol.
+    Hook {
+        /// The calling agent (required; no environment fallback): claude, vscode, copilot,
+        /// gemini, cursor, codex, droid, vibe.
+        #[arg(long)]
+        host: String,
+        /// The event (default: from the input's hook_event_name).
+        #[arg(long, value_enum)]
+        event: Option<hook::EventArg>,
+        /// Name the project layer's table explicitly (trusted only after `polc trust`).
+        #[arg(long)]
+        table: Option<PathBuf>,
+        /// Print the snippet wiring polc into this host's hook settings, and exit.
+        #[arg(long)]
+        print_config: bool,
+    },
+    /// Confirm on the terminal that a project's table may grant permissions.
+    Trust {
+        /// The project root (default: the current directory).
+        project: Option<PathBuf>,
+        /// The table (default: the project's .polc/policy.bin or compiled/policy.bin).
+        #[arg(long)]
+        table: Option<PathBuf>,
+    },
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +171,13 @@ pub fn run() -> i32 {
             host,
             command,
         } => decide::decide(table, host, &command),
+        Command::Hook {
+            host,
+            event,
+            table,
+            print_config,
+        } => hook::hook(host, event, table, print_config),
+        Command::Trust { project, table } => trust::trust_cmd(project, table),
     }
 }
 

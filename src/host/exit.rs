@@ -2,7 +2,8 @@
 
 use crate::ir::Decision;
 use crate::runtime::layers::{Layers, Loaded, Union};
-use crate::runtime::{decide, Request};
+use crate::runtime::protect::{decide_guarded, Protected};
+use crate::runtime::Request;
 
 /// Exit codes. Callers must treat 3 as "prompt or block".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,8 +47,16 @@ pub fn decide_exit(layers: &Layers, host: &str, req: &Request) -> (ExitCode, Opt
                     Some("polc table is corrupt: run `polc build`".into()),
                 );
             };
-            match decide(&u, host, req) {
-                Ok(out) => (exit_for(out.decision, host), None),
+            // Self-protection applies to plugin callers too; the command runs in our cwd.
+            let prot =
+                Protected::gather(&loaded, layers.config_dir.as_deref(), &layers.project_root);
+            let cwd = std::env::current_dir().unwrap_or_else(|_| layers.project_root.clone());
+            match decide_guarded(&u, host, req, &prot, &cwd, &layers.project_root) {
+                Ok((out, Some(f))) if out.decision >= crate::ir::Decision::Ask => (
+                    exit_for(out.decision, host),
+                    Some(format!("{}: {}", crate::runtime::protect::RULE_ID, f.what)),
+                ),
+                Ok((out, _)) => (exit_for(out.decision, host), None),
                 Err(_) => (
                     ExitCode::Deny,
                     Some("polc table is corrupt: run `polc build`".into()),

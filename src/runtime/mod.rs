@@ -6,6 +6,7 @@
 pub mod interp;
 pub mod layers;
 pub mod pathmatch;
+pub mod protect;
 pub mod table_rules;
 pub mod trust;
 

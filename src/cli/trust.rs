@@ -1,0 +1,116 @@
+//! `polc trust [PROJECT] [--table FILE]`: a person confirms, on the terminal, that a
+//! project's table may grant permissions; the root and the table's SHA-256 are recorded in
+//! the user's config dir (`runtime::trust`). An agent has no terminal: without `/dev/tty`
+//! this refuses.
+
+use crate::runtime::layers::PROJECT_TABLES;
+use crate::runtime::table_rules::TableRules;
+use crate::runtime::trust;
+use crate::table::Table;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+pub fn trust_cmd(project: Option<PathBuf>, table: Option<PathBuf>) -> i32 {
+    let root = trust::canon(&project.unwrap_or_else(|| PathBuf::from(".")));
+    let table = match table {
+        Some(t) => t,
+        None => match PROJECT_TABLES
+            .iter()
+            .map(|r| root.join(r))
+            .find(|p| p.exists())
+        {
+            Some(p) => p,
+            None => {
+                eprintln!(
+                    "polc: no table under {} (looked for {}): run `polc build` first, or pass --table",
+                    root.display(),
+                    PROJECT_TABLES.join(", ")
+                );
+                return 2;
+            }
+        },
+    };
+    match confirm_and_record(&root, &table, "Trust") {
+        Ok(true) => 0,
+        Ok(false) => 1,
+        Err(e) => {
+            eprintln!("polc: {e}");
+            2
+        }
+    }
+}
+
+/// Show the table on the terminal, ask, record on yes. Ok(false) when the person declines.
+pub fn confirm_and_record(root: &Path, table: &Path, verb: &str) -> Result<bool, String> {
+    let t = Table::open_unmapped(table, None).map_err(|e| e.describe(table))?;
+    t.check_fresh().map_err(|e| e.describe(table))?;
+    let rules = TableRules::new(|k| t.section(k))
+        .map_err(|_| format!("{} has no rule section: run `polc build`", table.display()))?
+        .rule_count();
+    let digest = trust::table_digest(None, table, t.bytes());
+    let cfg = trust::config_dir(Some(root))
+        .ok_or("cannot find the user's config dir (no home directory)")?;
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .map_err(|e| {
+            format!("`polc trust` must be confirmed on a terminal and /dev/tty cannot be opened ({e}); refusing")
+        })?;
+    let mut w = &tty;
+    let _ = write!(
+        w,
+        "polc: {verb} this table for {}?\n  table: {}\n  rules: {rules}\n  sha256: {digest}\n  (its allow rules will grant permissions to agents in this project) [y/N] ",
+        root.display(),
+        trust::canon(table).display()
+    );
+    let _ = w.flush();
+    let mut line = String::new();
+    BufReader::new(&tty)
+        .read_line(&mut line)
+        .map_err(|e| format!("cannot read the answer from /dev/tty: {e}"))?;
+    if !matches!(line.trim(), "y" | "Y" | "yes" | "YES" | "Yes") {
+        let _ = writeln!(w, "polc: not trusted");
+        return Ok(false);
+    }
+    trust::record(&cfg, root, &digest)
+        .map_err(|e| format!("cannot record trust in {}: {e}", cfg.display()))?;
+    let _ = writeln!(
+        w,
+        "polc: trusted ({})",
+        cfg.join(trust::TRUST_FILE).display()
+    );
+    Ok(true)
+}
+
+#[cfg(feature = "compiler")]
+/// Was the table at `path` (as it is now) trusted for the current directory? Used by
+/// `polc build` to offer re-trusting what it writes.
+pub fn previously_trusted(path: &Path) -> bool {
+    let Ok(root) = std::env::current_dir() else {
+        return false;
+    };
+    let Ok(bytes) = std::fs::read(path) else {
+        return false;
+    };
+    let cfg = trust::config_dir(Some(&root));
+    let digest = trust::table_digest(None, path, &bytes);
+    trust::is_trusted(cfg.as_deref(), &root, &digest)
+}
+
+#[cfg(feature = "compiler")]
+/// After `polc build`: when run interactively (stdin and stderr are terminals) for a
+/// project whose previous table was trusted, offer to trust the new one.
+pub fn offer_retrust(output: &Path, was_trusted: bool) {
+    // SAFETY: isatty only inspects the descriptors.
+    let interactive = unsafe { libc::isatty(0) == 1 && libc::isatty(2) == 1 };
+    if !was_trusted || !interactive {
+        return;
+    }
+    let Ok(root) = std::env::current_dir() else {
+        return;
+    };
+    if let Err(e) = confirm_and_record(&root, output, "Re-trust") {
+        eprintln!("polc: {e}");
+    }
+}

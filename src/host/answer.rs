@@ -1,0 +1,74 @@
+//! What every host renders: the answer polc reached (after host authority and the
+//! cannot-prompt rule), and the bytes and exit code a host module turns it into.
+
+/// The answer to render. `Default` means "no opinion": the host's own flow decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Allow,
+    Ask,
+    Deny,
+    Default,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub kind: Kind,
+    /// R of SPEC §6: names the rule (id, source:line, text), the construct or the table
+    /// problem; at most [`MAX_REASON`] bytes.
+    pub reason: String,
+}
+
+/// Bytes for stdout, a line for stderr, and the exit code.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rendered {
+    pub stdout: Vec<u8>,
+    pub stderr: Option<String>,
+    pub exit: i32,
+}
+
+/// Hosts cut long output; R stays under this many bytes.
+pub const MAX_REASON: usize = 1000;
+
+/// Cut `s` to at most `MAX_REASON` bytes on a character boundary, marking the cut.
+pub fn clip(s: &str) -> String {
+    let one_line: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if one_line.len() <= MAX_REASON {
+        return one_line;
+    }
+    let mut cut = MAX_REASON - 3;
+    while !one_line.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}...", &one_line[..cut])
+}
+
+/// A JSON string literal.
+pub fn js(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// Nothing on stdout, exit 0: the host's own flow decides.
+pub fn silent() -> Rendered {
+    Rendered::default()
+}
+
+/// One JSON object on stdout (with a newline), exit 0.
+pub fn json(body: String) -> Rendered {
+    let mut stdout = body.into_bytes();
+    stdout.push(b'\n');
+    Rendered {
+        stdout,
+        stderr: None,
+        exit: 0,
+    }
+}
+
+/// The text a non-prompting host gets instead of a prompt.
+pub fn approval_needed(reason: &str, who: &str) -> String {
+    clip(&format!(
+        "approval needed: {reason} ({who} cannot ask a person here, so polc denies; a person can run the command or change the policy)"
+    ))
+}

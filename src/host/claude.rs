@@ -1,0 +1,42 @@
+//! Claude Code's hook protocol (hosts `claude`, `vscode`, `droid`): PreToolUse answers with
+//! `hookSpecificOutput.permissionDecision`; PermissionRequest with `decision.behavior`.
+//! The error row is exit 2 with R on stderr (exit 2 blocks the call in Claude Code).
+
+use super::answer::{clip, js, json, silent, Answer, Kind, Rendered};
+use super::input::Event;
+
+pub fn render(a: &Answer, ev: Event) -> Rendered {
+    match ev {
+        Event::PreToolUse => {
+            let d = match a.kind {
+                Kind::Allow => "allow",
+                Kind::Ask => "ask",
+                Kind::Deny => "deny",
+                Kind::Default => return silent(),
+            };
+            json(format!(
+                r#"{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"{d}","permissionDecisionReason":{}}}}}"#,
+                js(&clip(&a.reason))
+            ))
+        }
+        Event::PermissionRequest => match a.kind {
+            Kind::Allow => json(
+                r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#.into(),
+            ),
+            Kind::Deny => json(format!(
+                r#"{{"hookSpecificOutput":{{"hookEventName":"PermissionRequest","decision":{{"behavior":"deny","message":{}}}}}}}"#,
+                js(&clip(&a.reason))
+            )),
+            // The prompt Claude Code was about to show is the ask.
+            Kind::Ask | Kind::Default => silent(),
+        },
+    }
+}
+
+pub fn error(reason: &str) -> Rendered {
+    Rendered {
+        stdout: Vec::new(),
+        stderr: Some(clip(reason)),
+        exit: 2,
+    }
+}

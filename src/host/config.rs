@@ -1,0 +1,85 @@
+//! `polc hook --print-config --host H`: the snippet that wires polc into an agent's hook
+//! settings, with the absolute path of this polc. Printed on stdout; where it goes, on
+//! stderr.
+
+use super::Host;
+
+/// (file to merge it into, JSON snippet) for `host`, running `exe`.
+pub fn snippet(host: Host, exe: &str) -> (&'static str, String) {
+    let cmd = |extra: &str| {
+        let c = format!("{} hook --host {}{extra}", shell_quote(exe), host.name());
+        serde_json::to_string(&c).unwrap_or_default()
+    };
+    match host {
+        Host::Claude => (
+            ".claude/settings.json (or ~/.claude/settings.json)",
+            format!(
+                r#"{{"hooks":{{"PreToolUse":[{{"matcher":"*","hooks":[{{"type":"command","command":{}}}]}}],"PermissionRequest":[{{"matcher":"*","hooks":[{{"type":"command","command":{}}}]}}]}}}}"#,
+                cmd(""),
+                cmd(" --event permission-request")
+            ),
+        ),
+        Host::Vscode => (
+            ".github/hooks/polc.json (VS Code agent hooks, Claude-shaped)",
+            format!(
+                r#"{{"hooks":{{"PreToolUse":[{{"type":"command","command":{}}}]}}}}"#,
+                cmd("")
+            ),
+        ),
+        Host::Copilot => (
+            ".github/hooks/polc.json (Copilot CLI)",
+            format!(
+                r#"{{"version":1,"hooks":{{"preToolUse":[{{"type":"command","bash":{},"timeoutSec":10}}]}}}}"#,
+                cmd("")
+            ),
+        ),
+        Host::Gemini => (
+            ".gemini/settings.json (or ~/.gemini/settings.json)",
+            format!(
+                r#"{{"hooks":{{"BeforeTool":[{{"matcher":".*","hooks":[{{"type":"command","command":{},"timeout":10000}}]}}]}}}}"#,
+                cmd("")
+            ),
+        ),
+        Host::Cursor => (
+            ".cursor/hooks.json (or ~/.cursor/hooks.json)",
+            format!(
+                r#"{{"version":1,"hooks":{{"beforeShellExecution":[{{"command":{}}}],"preToolUse":[{{"command":{}}}]}}}}"#,
+                cmd(""),
+                cmd("")
+            ),
+        ),
+        Host::Codex => (
+            "~/.codex/hooks.json",
+            format!(
+                r#"{{"hooks":{{"PreToolUse":[{{"matcher":"*","hooks":[{{"type":"command","command":{}}}]}}]}}}}"#,
+                cmd("")
+            ),
+        ),
+        Host::Droid => (
+            "~/.factory/settings.json (Droid hooks, Claude format)",
+            format!(
+                r#"{{"hooks":{{"PreToolUse":[{{"matcher":"*","hooks":[{{"type":"command","command":{}}}]}}]}}}}"#,
+                cmd("")
+            ),
+        ),
+        Host::Vibe => (
+            "Vibe's hook configuration (event pre_tool)",
+            format!(
+                r#"{{"hooks":{{"pre_tool":[{{"type":"command","command":{}}}]}}}}"#,
+                cmd("")
+            ),
+        ),
+    }
+}
+
+/// Quote for a POSIX shell when needed.
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@%".contains(&b))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}

@@ -1,0 +1,123 @@
+//! Never end a hook in a way the host reads as "proceed" (SPEC §6): the error answer for
+//! the host is rendered *before* deciding, and written by whichever comes first of
+//!
+//! - a fatal signal (SIGBUS from a mapped table truncated under us, SIGSEGV, SIGABRT, SIGILL,
+//!   SIGFPE), caught by a handler running on an alternate stack (so a stack overflow still
+//!   answers), which only calls `write(2)` and `_exit(2)` — async-signal-safe;
+//! - the internal deadline (a watchdog thread);
+//! - a panic (caught by the caller with `catch_unwind`; the panic hook stays quiet).
+//!
+//! [`claim`] makes sure exactly one of these and the normal path writes an answer.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicUsize, Ordering};
+use std::time::Duration;
+
+static ANSWERED: AtomicBool = AtomicBool::new(false);
+static OUT_PTR: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
+static OUT_LEN: AtomicUsize = AtomicUsize::new(0);
+static ERR_PTR: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
+static ERR_LEN: AtomicUsize = AtomicUsize::new(0);
+static EXIT: AtomicI32 = AtomicI32::new(2);
+
+/// The default deadline, well under every host's hook timeout (Copilot's suggested
+/// `timeoutSec` is 10; Claude Code's default is 60 s).
+pub const DEADLINE: Duration = Duration::from_secs(5);
+
+/// Take the right to answer. False if another path (signal, deadline) already answers.
+pub fn claim() -> bool {
+    ANSWERED
+        .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok()
+}
+
+/// Store the pre-rendered error answer (leaked: it lives until exit).
+pub fn arm(stdout: Vec<u8>, stderr_line: String, exit: i32) {
+    let out: &'static mut [u8] = Box::leak(stdout.into_boxed_slice());
+    let mut e = stderr_line.into_bytes();
+    e.push(b'\n');
+    let err: &'static mut [u8] = Box::leak(e.into_boxed_slice());
+    OUT_LEN.store(out.len(), Ordering::SeqCst);
+    OUT_PTR.store(out.as_mut_ptr(), Ordering::SeqCst);
+    ERR_LEN.store(err.len(), Ordering::SeqCst);
+    ERR_PTR.store(err.as_mut_ptr(), Ordering::SeqCst);
+    EXIT.store(exit, Ordering::SeqCst);
+}
+
+/// Write the armed answer and `_exit`. Async-signal-safe: atomics, `write`, `_exit` only.
+fn answer_and_exit() -> ! {
+    if claim() {
+        write_all(
+            1,
+            OUT_PTR.load(Ordering::SeqCst),
+            OUT_LEN.load(Ordering::SeqCst),
+        );
+        write_all(
+            2,
+            ERR_PTR.load(Ordering::SeqCst),
+            ERR_LEN.load(Ordering::SeqCst),
+        );
+    }
+    // SAFETY: _exit is async-signal-safe and ends the process at once.
+    unsafe { libc::_exit(EXIT.load(Ordering::SeqCst)) }
+}
+
+fn write_all(fd: i32, mut p: *const u8, mut n: usize) {
+    if p.is_null() {
+        return;
+    }
+    while n > 0 {
+        // SAFETY: p..p+n lies inside a leaked, never-freed buffer stored by `arm`.
+        let w = unsafe { libc::write(fd, p as *const libc::c_void, n) };
+        if w <= 0 {
+            if w < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+                continue;
+            }
+            return;
+        }
+        // SAFETY: w <= n bytes were written from the buffer.
+        p = unsafe { p.add(w as usize) };
+        n -= w as usize;
+    }
+}
+
+extern "C" fn on_signal(_sig: libc::c_int) {
+    answer_and_exit()
+}
+
+/// Install the fatal-signal handlers on an alternate stack, the quiet panic hook and the
+/// watchdog. Call after [`arm`].
+pub fn install(deadline: Duration) {
+    std::panic::set_hook(Box::new(|_| {}));
+    // SAFETY: sigaltstack gets a leaked buffer that outlives the process; sigaction installs
+    // a handler that only performs async-signal-safe calls.
+    unsafe {
+        let size = 64 * 1024;
+        let stack: &'static mut [u8] = Box::leak(vec![0u8; size].into_boxed_slice());
+        let ss = libc::stack_t {
+            ss_sp: stack.as_mut_ptr() as *mut libc::c_void,
+            ss_flags: 0,
+            ss_size: size,
+        };
+        libc::sigaltstack(&ss, std::ptr::null_mut());
+        for sig in [
+            libc::SIGBUS,
+            libc::SIGSEGV,
+            libc::SIGABRT,
+            libc::SIGILL,
+            libc::SIGFPE,
+        ] {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_signal as *const () as usize;
+            sa.sa_flags = libc::SA_ONSTACK;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+    let _ = std::thread::Builder::new()
+        .name("polc-deadline".into())
+        .stack_size(64 * 1024)
+        .spawn(move || {
+            std::thread::sleep(deadline);
+            answer_and_exit();
+        });
+}

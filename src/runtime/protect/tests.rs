@@ -1,0 +1,94 @@
+use super::*;
+
+fn pat(s: &str) -> Vec<Tok> {
+    s.bytes()
+        .map(|b| if b == b'*' { Tok::Wild } else { Tok::Ch(b) })
+        .collect()
+}
+
+#[test]
+fn glob_matches_across_slashes() {
+    assert!(glob_match(&pat("/p/*"), b"/p/.claude/settings.json"));
+    assert!(glob_match(&pat("*"), b"/anything"));
+    assert!(!glob_match(&pat("/p/*.o"), b"/p/.claude/settings.json"));
+    assert!(glob_match(&pat("/p/.cl*"), b"/p/.claude"));
+}
+
+#[test]
+fn normalize_folds_dots() {
+    assert_eq!(
+        normalize(Path::new("/a/b/../c/./d")),
+        PathBuf::from("/a/c/d")
+    );
+    assert_eq!(normalize(Path::new("/../..")), PathBuf::from("/"));
+}
+
+fn prot(root: &Path) -> Protected {
+    Protected::gather(&[], None, root)
+}
+
+fn check(cmd: &str) -> Option<Verdict> {
+    let root = Path::new("/proj");
+    prot(root)
+        .check(
+            &Request::Bash {
+                command: cmd.into(),
+            },
+            root,
+        )
+        .map(|f| f.verdict)
+}
+
+#[test]
+fn writes_to_hook_config_are_denied() {
+    use Verdict::*;
+    for (cmd, want) in [
+        ("echo '{}' > .claude/settings.json", Some(Deny)),
+        ("rm -rf .claude/settings.local.json", Some(Deny)),
+        ("cd .claude && rm settings.json", Some(Deny)),
+        ("cd / && cd proj/.claude && rm settings.json", Some(Deny)),
+        ("mv .polc /tmp/x", Some(Deny)),
+        ("sudo -u root rm -f .cursor/hooks.json", Some(Deny)),
+        ("tee .github/hooks/x.json < /dev/null", Some(Deny)),
+        ("sed -i s/a/b/ .gemini/settings.json", Some(Deny)),
+        ("dd if=/dev/zero of=.cursor/hooks.json", Some(Deny)),
+        ("ln -sf /tmp/evil .codex", Some(Deny)),
+        ("rm -rf ../proj", Some(Deny)),
+        ("rm -rf $X", Some(Ask)),
+        ("rm -rf .cl*", Some(Ask)),
+        ("vim .claude/settings.json", Some(Deny)),
+        ("python3 tool.py .claude/settings.json", Some(Ask)),
+        ("cat .claude/settings.json", None),
+        ("rm -f build/*.o", None),
+        ("ls -la", None),
+        ("/tmp/copy-of-polc trust", Some(Deny)),
+        ("./polc.bak trust /proj", Some(Deny)),
+        ("git checkout -- .polc/policy.bin", Some(Deny)),
+        ("bash -c 'rm .claude/settings.json'", Some(Deny)),
+    ] {
+        assert_eq!(check(cmd), want, "{cmd}");
+    }
+}
+
+#[test]
+fn edit_tools_cannot_touch_protected_paths() {
+    let root = Path::new("/proj");
+    let p = prot(root);
+    let edit = |path: &str| Request::Tool {
+        tool: "edit".into(),
+        subject: path.into(),
+        input_text: format!("{{\"file_path\":\"{path}\"}}"),
+    };
+    assert_eq!(
+        p.check(&edit("/proj/.claude/settings.json"), root)
+            .map(|f| f.verdict),
+        Some(Verdict::Deny)
+    );
+    assert_eq!(p.check(&edit("/proj/src/main.rs"), root), None);
+    let read = Request::Tool {
+        tool: "read".into(),
+        subject: "/proj/.claude/settings.json".into(),
+        input_text: String::new(),
+    };
+    assert_eq!(p.check(&read, root), None);
+}

@@ -1,0 +1,727 @@
+//! `polc hook` through the real binary: golden answers per host and event, the fail-closed
+//! matrix for every host, and the attacks on self-protection and trust.
+//!
+//! Re-record the golden files with `POLC_BLESS=1 cargo test --test hook golden` and review
+//! the diff against HOSTS.md and SPEC §6 before committing.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const POLC: &str = env!("CARGO_BIN_EXE_polc");
+const HOSTS: &[&str] = &[
+    "claude", "vscode", "copilot", "gemini", "cursor", "codex", "droid", "vibe",
+];
+
+const POLICY: &str = r#"
+allow bash prefix "ls" {
+  id      list
+  reason  "Listing is read-only."
+}
+ask bash prefix "git push" {
+  id      push
+  reason  "Pushing needs a person."
+}
+deny bash prefix "rm -rf" {
+  id      wipe
+  reason  "No recursive deletes."
+}
+"#;
+
+struct Project {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    cfg: PathBuf,
+    cache: PathBuf,
+}
+
+fn build(dir: &Path, policy_dir: &str, out: &str) {
+    let st = Command::new(POLC)
+        .args(["build", policy_dir, "-o", out])
+        .current_dir(dir)
+        .env("POLC_CACHE_DIR", dir.join("cache-b"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+}
+
+fn trust_table(cfg: &Path, root: &Path, table: &Path) {
+    let bytes = std::fs::read(table).unwrap();
+    let digest = polc::runtime::trust::table_digest(None, table, &bytes);
+    polc::runtime::trust::record(cfg, root, &digest).unwrap();
+}
+
+/// A project with the test policy built into compiled/policy.bin, trusted.
+fn project(trusted: bool) -> Project {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().canonicalize().unwrap();
+    let root = base.join("proj");
+    let cfg = base.join("cfg");
+    let cache = base.join("cache");
+    std::fs::create_dir_all(root.join("policies")).unwrap();
+    std::fs::create_dir_all(&cfg).unwrap();
+    std::fs::write(root.join("policies/test.pol"), POLICY).unwrap();
+    build(&root, "policies", "compiled/policy.bin");
+    if trusted {
+        trust_table(&cfg, &root, &root.join("compiled/policy.bin"));
+    }
+    Project {
+        _tmp: tmp,
+        root,
+        cfg,
+        cache,
+    }
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn hook_cmd(p: &Project, args: &[&str]) -> Command {
+    let mut c = Command::new(POLC);
+    c.arg("hook").args(args).current_dir(&p.root);
+    for k in [
+        "CLAUDE_PROJECT_DIR",
+        "GEMINI_PROJECT_DIR",
+        "FACTORY_PROJECT_DIR",
+        "CURSOR_PROJECT_DIR",
+        "POLC_TABLE",
+        "POLC_HOOK_SELFTEST",
+        "POLC_HOOK_DEADLINE_MS",
+        "CLAUDE_CONFIG_DIR",
+    ] {
+        c.env_remove(k);
+    }
+    c.env("POLC_CONFIG_DIR", &p.cfg)
+        .env("POLC_CACHE_DIR", &p.cache)
+        .env("CLAUDE_PROJECT_DIR", &p.root)
+        .env("GEMINI_PROJECT_DIR", &p.root)
+        .env("FACTORY_PROJECT_DIR", &p.root);
+    c
+}
+
+fn run_cmd(mut c: Command, stdin: Vec<u8>) -> Run {
+    let mut child = c
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut sin = child.stdin.take().unwrap();
+    // The hook stops reading at 1 MiB: ignore the broken pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = sin.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn hook(p: &Project, args: &[&str], stdin: &[u8]) -> Run {
+    run_cmd(hook_cmd(p, args), stdin.to_vec())
+}
+
+fn claude_input(root: &Path, cwd: &Path, cmd: &str) -> Vec<u8> {
+    let _ = root;
+    serde_json::json!({
+        "session_id": "s1", "cwd": cwd, "permission_mode": "default",
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": cmd}
+    })
+    .to_string()
+    .into_bytes()
+}
+
+/// A valid input of each host's shape for a shell command.
+fn input_for(host: &str, root: &Path, cmd: &str) -> Vec<u8> {
+    let v = match host {
+        "copilot" => serde_json::json!({"sessionId": "s1", "timestamp": 1, "cwd": root,
+            "toolName": "bash", "toolArgs": {"command": cmd}}),
+        "gemini" => serde_json::json!({"session_id": "s1", "cwd": root,
+            "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+            "tool_input": {"command": cmd}}),
+        "cursor" => serde_json::json!({"hook_event_name": "beforeShellExecution",
+            "conversation_id": "c", "workspace_roots": [root], "command": cmd, "cwd": root}),
+        "vibe" => serde_json::json!({"tool_name": "bash", "tool_input": {"command": cmd},
+            "hook_event_name": "pre_tool"}),
+        "droid" => serde_json::json!({"session_id": "s1", "cwd": root,
+            "hook_event_name": "PreToolUse", "tool_name": "Execute",
+            "tool_input": {"command": cmd}}),
+        _ => return claude_input(root, root, cmd),
+    };
+    v.to_string().into_bytes()
+}
+
+// ── Golden answers ─────────────────────────────────────────────────────────────────────
+
+#[test]
+fn golden_answers_per_host_and_event() {
+    let p = project(true);
+    let root = p.root.display().to_string();
+    let bless = std::env::var_os("POLC_BLESS").is_some();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for host in HOSTS {
+        let mut cases: Vec<PathBuf> = std::fs::read_dir(dir.join(host))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        cases.sort();
+        assert!(cases.len() >= 4, "{host}: fewer than 4 golden cases");
+        for case in cases {
+            let input = std::fs::read_to_string(&case)
+                .unwrap()
+                .replace("@ROOT@", &root);
+            let r = hook(&p, &["--host", host], input.as_bytes());
+            let out_path = case.with_extension("out");
+            let code_path = case.with_extension("code");
+            let got_out = r.stdout.replace(&root, "@ROOT@");
+            if bless {
+                std::fs::write(&out_path, &got_out).unwrap();
+                std::fs::write(&code_path, format!("{}\n", r.code)).unwrap();
+                continue;
+            }
+            let want_out = std::fs::read_to_string(&out_path).unwrap();
+            let want_code: i32 = std::fs::read_to_string(&code_path)
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap();
+            if got_out != want_out || r.code != want_code {
+                failures.push(format!(
+                    "{}: got exit {} {:?}, want exit {want_code} {:?} (stderr {:?})",
+                    case.display(),
+                    r.code,
+                    got_out,
+                    want_out,
+                    r.stderr
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(bless || checked >= 48);
+}
+
+// ── Fail closed ────────────────────────────────────────────────────────────────────────
+
+/// The error row of SPEC §6 for `host`.
+fn assert_error_row(host: &str, r: &Run, what: &str) {
+    let ctx = format!(
+        "{host} / {what}: exit {} stdout {:?} stderr {:?}",
+        r.code, r.stdout, r.stderr
+    );
+    assert!(!r.stdout.contains("allow"), "{ctx}");
+    assert!(!r.stderr.contains("panicked"), "{ctx}");
+    assert_eq!(r.stderr.lines().count(), 1, "one stderr line: {ctx}");
+    assert!(!r.stderr.trim().is_empty(), "{ctx}");
+    match host {
+        "claude" | "vscode" | "droid" | "cursor" => {
+            assert_eq!(r.code, 2, "{ctx}");
+            assert_eq!(r.stdout, "", "{ctx}");
+        }
+        "gemini" => {
+            assert_eq!(r.code, 2, "{ctx}");
+            assert!(
+                r.stdout.starts_with(r#"{"decision":"deny","reason":"#),
+                "{ctx}"
+            );
+        }
+        "copilot" => {
+            assert_eq!(r.code, 0, "{ctx}");
+            assert!(
+                r.stdout
+                    .starts_with(r#"{"permissionDecision":"deny","permissionDecisionReason":"#),
+                "{ctx}"
+            );
+        }
+        "codex" => {
+            assert_eq!(r.code, 0, "{ctx}");
+            assert!(
+                r.stdout
+                    .contains(r#""permissionDecision":"deny","permissionDecisionReason":"#),
+                "{ctx}"
+            );
+        }
+        "vibe" => {
+            assert_eq!(r.code, 0, "{ctx}");
+            assert!(
+                r.stdout.starts_with(r#"{"decision":"deny","reason":"#),
+                "{ctx}"
+            );
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// A deny answer (an unusable table is a decision, not an error).
+fn assert_deny(host: &str, r: &Run, what: &str) {
+    let ctx = format!(
+        "{host} / {what}: exit {} stdout {:?} stderr {:?}",
+        r.code, r.stdout, r.stderr
+    );
+    assert_eq!(r.code, 0, "{ctx}");
+    assert!(!r.stdout.contains("allow"), "{ctx}");
+    assert!(r.stdout.contains(r#""deny""#), "{ctx}");
+    assert_eq!(r.stderr.lines().count(), 1, "one stderr line: {ctx}");
+}
+
+#[test]
+fn unreadable_input_is_the_error_row_on_every_host() {
+    let p = project(true);
+    let mut big = b"{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"".to_vec();
+    big.resize(10 << 20, b'a');
+    let inputs: Vec<(&str, Vec<u8>)> = vec![
+        ("empty stdin", vec![]),
+        ("invalid JSON", b"{\"tool_name\": ".to_vec()),
+        ("JSON array", b"[1,2,3]".to_vec()),
+        ("JSON string", b"\"Bash\"".to_vec()),
+        (
+            "command not a string",
+            br#"{"tool_name":"Bash","tool_input":{"command":5}}"#.to_vec(),
+        ),
+        (
+            "missing command",
+            br#"{"tool_name":"Bash","tool_input":{}}"#.to_vec(),
+        ),
+        ("missing tool", br#"{"tool_input":{"x":1}}"#.to_vec()),
+        ("10 MiB stdin", big),
+        (
+            "invalid UTF-8",
+            b"{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls \xff\xfe\"}}".to_vec(),
+        ),
+    ];
+    for host in HOSTS {
+        for (what, bytes) in &inputs {
+            let r = hook(&p, &["--host", host], bytes);
+            assert_error_row(host, &r, what);
+        }
+    }
+}
+
+#[test]
+fn crashes_and_the_deadline_answer_deny_on_every_host() {
+    let p = project(true);
+    for host in HOSTS {
+        for fault in ["panic", "abort", "segv", "bus", "overflow", "hang"] {
+            let mut c = hook_cmd(&p, &["--host", host]);
+            c.env("POLC_HOOK_SELFTEST", fault)
+                .env("POLC_HOOK_DEADLINE_MS", "300");
+            let r = run_cmd(c, input_for(host, &p.root, "ls"));
+            assert_error_row(host, &r, fault);
+        }
+    }
+}
+
+#[test]
+fn unusable_tables_deny_on_every_host() {
+    let p = project(true);
+    let table = p.root.join("compiled/policy.bin");
+    let good = std::fs::read(&table).unwrap();
+    type Spoil = Box<dyn Fn(&Project)>;
+    let cases: Vec<(&str, Spoil, Vec<&str>)> = vec![
+        (
+            "named table missing",
+            Box::new(|_| {}),
+            vec!["--table", "/nonexistent/polc.bin"],
+        ),
+        (
+            "truncated",
+            Box::new(|p: &Project| {
+                let t = p.root.join("compiled/policy.bin");
+                let b = std::fs::read(&t).unwrap();
+                std::fs::write(&t, &b[..b.len() / 2]).unwrap();
+            }),
+            vec![],
+        ),
+        (
+            "corrupt",
+            Box::new(|p: &Project| {
+                let t = p.root.join("compiled/policy.bin");
+                let mut b = std::fs::read(&t).unwrap();
+                let n = b.len() - 100;
+                b[n] ^= 0x40;
+                std::fs::write(&t, &b).unwrap();
+            }),
+            vec![],
+        ),
+        (
+            "old version",
+            Box::new(|p: &Project| {
+                let t = p.root.join("compiled/policy.bin");
+                let mut b = std::fs::read(&t).unwrap();
+                b[8..12].copy_from_slice(&0u32.to_le_bytes());
+                std::fs::write(&t, &b).unwrap();
+            }),
+            vec![],
+        ),
+        (
+            "stale",
+            Box::new(|p: &Project| {
+                let s = p.root.join("policies/test.pol");
+                let mut f = std::fs::OpenOptions::new().append(true).open(s).unwrap();
+                writeln!(f, "# edited after the build").unwrap();
+            }),
+            vec![],
+        ),
+        (
+            "not a table",
+            Box::new(|p: &Project| {
+                std::fs::write(
+                    p.root.join("compiled/policy.bin"),
+                    b"hello, this is not a table at all; it is text\n".repeat(3),
+                )
+                .unwrap();
+            }),
+            vec![],
+        ),
+    ];
+    for (what, spoil, extra) in &cases {
+        std::fs::write(&table, &good).unwrap();
+        std::fs::write(p.root.join("policies/test.pol"), POLICY).unwrap();
+        spoil(&p);
+        for host in HOSTS {
+            let mut args = vec!["--host", *host];
+            args.extend(extra.iter().copied());
+            // `ls` is allowed by the good table: an unusable one must not allow it.
+            let r = hook(&p, &args, &input_for(host, &p.root, "ls"));
+            assert_deny(host, &r, what);
+        }
+        let mut args = vec!["--host", "claude", "--event", "permission-request"];
+        args.extend(extra.iter().copied());
+        let r = hook(&p, &args, &input_for("claude", &p.root, "ls"));
+        assert!(
+            r.stdout.contains(r#""behavior":"deny""#),
+            "{what}: {}",
+            r.stdout
+        );
+    }
+}
+
+#[test]
+fn no_table_is_default_with_one_notice() {
+    let p = project(true);
+    std::fs::remove_dir_all(p.root.join("compiled")).unwrap();
+    for host in HOSTS {
+        let r = hook(
+            &p,
+            &["--host", host],
+            &input_for(host, &p.root, "rm -rf build"),
+        );
+        assert_eq!(r.code, 0, "{host}");
+        assert_eq!(r.stdout, "", "{host}: default is no output");
+        assert_eq!(r.stderr.lines().count(), 1, "{host}");
+        assert!(r.stderr.contains("no policy table"), "{host}");
+    }
+}
+
+#[test]
+fn unknown_or_missing_host_never_allows() {
+    let p = project(true);
+    let r = hook(
+        &p,
+        &["--host", "nosuch"],
+        &input_for("claude", &p.root, "ls"),
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.contains(r#""permissionDecision":"deny""#));
+    assert!(!r.stdout.contains("allow"));
+    assert_eq!(r.stderr.lines().count(), 1);
+    let r = hook(&p, &[], &input_for("claude", &p.root, "ls"));
+    assert_eq!(r.code, 2, "--host is required");
+    assert!(!r.stdout.contains("allow"));
+    // No environment fallback for the host.
+    let mut c = hook_cmd(&p, &[]);
+    c.env("POLC_HOST", "claude");
+    let r = run_cmd(c, input_for("claude", &p.root, "ls"));
+    assert_eq!(r.code, 2);
+}
+
+// ── Host authority ─────────────────────────────────────────────────────────────────────
+
+#[test]
+fn vibe_owns_approval_but_explicit_verdicts_stand() {
+    let p = project(true);
+    let v = |cmd: &str| hook(&p, &["--host", "vibe"], &input_for("vibe", &p.root, cmd));
+    assert_eq!(v("make").stdout, "", "default: Vibe's own policy decides");
+    assert!(v("rm -rf x").stdout.contains(r#""decision":"deny""#));
+    let ask = v("git push");
+    assert!(
+        ask.stdout.contains(r#""decision":"deny""#),
+        "ask cannot prompt: {}",
+        ask.stdout
+    );
+    assert!(ask.stdout.contains("approval needed"));
+    let un = v("ls $(cat f)");
+    assert!(
+        un.stdout.contains(r#""decision":"deny""#),
+        "unattestable is never allow"
+    );
+}
+
+#[test]
+fn codex_never_gets_allow_or_ask() {
+    let p = project(true);
+    for cmd in ["ls", "make", "git push", "rm -rf x", "ls `id`"] {
+        let r = hook(&p, &["--host", "codex"], &input_for("codex", &p.root, cmd));
+        assert!(
+            !r.stdout.contains("\"allow\"") && !r.stdout.contains("\"ask\""),
+            "{cmd}: {}",
+            r.stdout
+        );
+    }
+}
+
+// ── Attacks on trust and self-protection ───────────────────────────────────────────────
+
+/// An agent-prepared folder with a permissive table.
+fn evil_table(base: &Path) -> PathBuf {
+    let evil = base.join("evil");
+    std::fs::create_dir_all(evil.join("policies")).unwrap();
+    std::fs::write(
+        evil.join("policies/all.pol"),
+        "allow bash glob \"*\" {\n  id everything\n}\n",
+    )
+    .unwrap();
+    build(&evil, "policies", ".polc/policy.bin");
+    evil
+}
+
+#[test]
+fn cd_into_a_prepared_folder_does_not_switch_tables() {
+    let p = project(true);
+    let evil = evil_table(p.root.parent().unwrap());
+    // Without CLAUDE_PROJECT_DIR the session's first cwd is the project.
+    let mut c = hook_cmd(&p, &["--host", "claude"]);
+    c.env_remove("CLAUDE_PROJECT_DIR");
+    let r = run_cmd(c, claude_input(&p.root, &p.root, "ls"));
+    assert!(
+        r.stdout.contains(r#""permissionDecision":"allow""#),
+        "{}",
+        r.stdout
+    );
+    for cmd in ["rm -rf build", "git push"] {
+        let mut c = hook_cmd(&p, &["--host", "claude"]);
+        c.env_remove("CLAUDE_PROJECT_DIR").current_dir(&evil);
+        let r = run_cmd(c, claude_input(&p.root, &evil, cmd));
+        assert!(!r.stdout.contains("allow"), "{cmd}: {}", r.stdout);
+        assert!(
+            r.stdout.contains("deny") || r.stdout.contains("ask"),
+            "{cmd}: {}",
+            r.stdout
+        );
+    }
+    // A new session that starts in the prepared folder finds its table untrusted.
+    let mut c = hook_cmd(&p, &["--host", "claude"]);
+    c.env_remove("CLAUDE_PROJECT_DIR").current_dir(&evil);
+    let input = serde_json::json!({"session_id": "s2", "cwd": evil, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "curl x | sh"}});
+    let r = run_cmd(c, input.to_string().into_bytes());
+    assert!(!r.stdout.contains("allow"), "{}", r.stdout);
+}
+
+#[test]
+fn polc_table_from_project_settings_is_untrusted() {
+    let p = project(true);
+    let evil = evil_table(p.root.parent().unwrap());
+    let t = evil.join(".polc/policy.bin");
+    for how in ["env", "flag"] {
+        let mut c = if how == "flag" {
+            hook_cmd(&p, &["--host", "claude", "--table", t.to_str().unwrap()])
+        } else {
+            hook_cmd(&p, &["--host", "claude"])
+        };
+        if how == "env" {
+            c.env("POLC_TABLE", &t);
+        }
+        let r = run_cmd(c, claude_input(&p.root, &p.root, "make deploy"));
+        assert_eq!(
+            r.stdout, "",
+            "{how}: an untrusted table's allow is ignored: {}",
+            r.stdout
+        );
+    }
+    // A POLC_CONFIG_DIR inside the project (its own trust list) is ignored.
+    let fake_cfg = p.root.join(".fakecfg");
+    std::fs::create_dir_all(&fake_cfg).unwrap();
+    trust_table(&fake_cfg, &p.root, &t);
+    let mut c = hook_cmd(&p, &["--host", "claude"]);
+    c.env("POLC_TABLE", &t).env("POLC_CONFIG_DIR", &fake_cfg);
+    let r = run_cmd(c, claude_input(&p.root, &p.root, "make deploy"));
+    assert!(!r.stdout.contains("allow"), "{}", r.stdout);
+}
+
+#[test]
+fn agent_cannot_rewrite_policy_tables_or_binary() {
+    let p = project(true);
+    let cmds = [
+        "git checkout -- policies/test.pol",
+        "git restore policies",
+        "echo 'allow bash glob \"*\" {}' >> policies/test.pol",
+        "cp /tmp/evil.bin compiled/policy.bin",
+        "mv compiled /tmp/x",
+        "sed -i 's/deny/allow/' policies/test.pol",
+        "polc build",
+        "polc trust",
+        "/tmp/renamed-polc trust .",
+        &format!("cp {POLC} /tmp/p2"),
+        &format!("mv {POLC} {POLC}.old"),
+        "tee .claude/settings.json < /dev/null",
+        "rm -f ~/.claude/settings.json",
+        "cd .claude; rm settings.local.json",
+        &format!("rm -rf {}", p.cfg.display()),
+    ];
+    for cmd in cmds {
+        let r = hook(
+            &p,
+            &["--host", "claude"],
+            &claude_input(&p.root, &p.root, cmd),
+        );
+        assert!(
+            r.stdout.contains(r#""permissionDecision":"deny""#),
+            "{cmd}: {}",
+            r.stdout
+        );
+        assert!(
+            r.stdout.contains("polc-self-protection") || r.stdout.contains("wipe"),
+            "{cmd}"
+        );
+    }
+    // Other programs given a protected path: at least ask.
+    let r = hook(
+        &p,
+        &["--host", "claude"],
+        &claude_input(&p.root, &p.root, "python3 x.py policies/test.pol"),
+    );
+    assert!(
+        r.stdout.contains(r#""permissionDecision":"ask""#),
+        "{}",
+        r.stdout
+    );
+    // Reading is fine.
+    let r = hook(
+        &p,
+        &["--host", "claude"],
+        &claude_input(&p.root, &p.root, "ls policies"),
+    );
+    assert!(
+        r.stdout.contains(r#""permissionDecision":"allow""#),
+        "{}",
+        r.stdout
+    );
+    // Edit tools.
+    for path in [
+        ".claude/settings.json",
+        "policies/test.pol",
+        "compiled/policy.bin",
+        ".github/hooks/polc.json",
+    ] {
+        let input = serde_json::json!({"session_id": "s1", "cwd": p.root, "hook_event_name": "PreToolUse",
+            "tool_name": "Edit", "tool_input": {"file_path": p.root.join(path), "old_string": "a", "new_string": "b"}});
+        let r = hook(&p, &["--host", "claude"], input.to_string().as_bytes());
+        assert!(
+            r.stdout.contains(r#""permissionDecision":"deny""#),
+            "{path}: {}",
+            r.stdout
+        );
+    }
+}
+
+#[test]
+fn only_a_user_layer_relaxes_self_protection() {
+    let p = project(true);
+    // A project allow does not relax it.
+    std::fs::write(
+        p.root.join("policies/test.pol"),
+        format!("{POLICY}\nallow bash prefix \"touch policies/x.pol\" {{\n  id proj-touch\n}}\n"),
+    )
+    .unwrap();
+    build(&p.root, "policies", "compiled/policy.bin");
+    trust_table(&p.cfg, &p.root, &p.root.join("compiled/policy.bin"));
+    let r = hook(
+        &p,
+        &["--host", "claude"],
+        &claude_input(&p.root, &p.root, "touch policies/x.pol"),
+    );
+    assert!(
+        r.stdout.contains(r#""permissionDecision":"deny""#),
+        "{}",
+        r.stdout
+    );
+    // The user's own layer does.
+    let udir = p.cfg.join("src");
+    std::fs::create_dir_all(&udir).unwrap();
+    std::fs::write(
+        udir.join("user.pol"),
+        "allow bash prefix \"touch policies/x.pol\" {\n  id user-touch\n}\n",
+    )
+    .unwrap();
+    build(&p.cfg, "src", "policy.bin");
+    let r = hook(
+        &p,
+        &["--host", "claude"],
+        &claude_input(&p.root, &p.root, "touch policies/x.pol"),
+    );
+    assert!(
+        r.stdout.contains(r#""permissionDecision":"allow""#),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn trust_refuses_without_a_terminal() {
+    use std::os::unix::process::CommandExt;
+    let p = project(false);
+    let mut c = Command::new(POLC);
+    c.args(["trust", p.root.to_str().unwrap()])
+        .env("POLC_CONFIG_DIR", &p.cfg)
+        .stdin(Stdio::null());
+    // SAFETY: setsid in the child only detaches it from the controlling terminal.
+    unsafe {
+        c.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/dev/tty"));
+    assert!(!p.cfg.join("trusted").exists());
+    // So the project's allows still do not count.
+    let r = hook(
+        &p,
+        &["--host", "claude"],
+        &claude_input(&p.root, &p.root, "ls"),
+    );
+    assert_eq!(r.stdout, "");
+}
+
+#[test]
+fn print_config_names_this_binary_and_host() {
+    let p = project(true);
+    for host in HOSTS {
+        let r = hook(&p, &["--print-config", "--host", host], b"");
+        assert_eq!(r.code, 0);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON snippet");
+        let s = v.to_string();
+        assert!(s.contains(&format!("hook --host {host}")), "{s}");
+        assert!(s.contains("/polc"), "{s}");
+    }
+    let r = hook(&p, &["--print-config", "--host", "claude"], b"");
+    assert!(r.stdout.contains("PreToolUse") && r.stdout.contains("PermissionRequest"));
+}
