@@ -4,6 +4,7 @@
 use super::{command_text, default_sources, Format};
 use crate::ir::{Tier, TOOL_BASH};
 use crate::runtime::layers::{Layers, Loaded, Union};
+use crate::runtime::protect::{decide_guarded, Guarded, Protected};
 use crate::runtime::table_rules::TableRules;
 use crate::runtime::{decide, why_lost, Cause, Outcome, Request, RuleSource};
 use serde_json::json;
@@ -61,7 +62,11 @@ pub fn explain(
         let Ok(rules) = TableRules::new(|k| compiled.section(k)) else {
             return 2;
         };
-        return report(&rules, host, &req, format, None);
+        let out = match decide(&rules, host, &req) {
+            Ok(o) => o,
+            Err(_) => return corrupt(),
+        };
+        return report(&rules, out, host, format, None);
     }
     let layers = Layers::discover(
         Some(table.unwrap_or_else(|| PathBuf::from("compiled/policy.bin"))),
@@ -86,7 +91,17 @@ pub fn explain(
                 .filter(|l| !l.trusted)
                 .map(|l| l.spec.path.display().to_string())
                 .collect();
-            report(&u, host, &req, format, Some(untrusted))
+            // Self-protection applies here as in the hook, and is named when it decides.
+            let prot =
+                Protected::gather(&loaded, layers.config_dir.as_deref(), &layers.project_root);
+            let cwd = std::env::current_dir().unwrap_or_else(|_| layers.project_root.clone());
+            let (out, finding) =
+                match decide_guarded(&u, host, &req, &prot, &cwd, &layers.project_root) {
+                    Ok(x) => x,
+                    Err(_) => return corrupt(),
+                };
+            let g = Guarded { inner: &u, finding };
+            report(&g, out, host, format, Some(untrusted))
         }
     }
 }
@@ -101,20 +116,18 @@ fn rule_json(src: &dyn RuleSource, rule: u32) -> serde_json::Value {
     }
 }
 
+fn corrupt() -> i32 {
+    eprintln!("polc: the table is corrupt: run `polc build`");
+    2
+}
+
 fn report(
     src: &dyn RuleSource,
+    out: Outcome,
     host: &str,
-    req: &Request,
     format: Format,
     untrusted: Option<Vec<String>>,
 ) -> i32 {
-    let out: Outcome = match decide(src, host, req) {
-        Ok(o) => o,
-        Err(_) => {
-            eprintln!("polc: the table is corrupt: run `polc build`");
-            return 2;
-        }
-    };
     let mut lost = Vec::new();
     for h in &out.hits {
         if Some(h.rule) == out.winner {

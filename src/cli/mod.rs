@@ -140,6 +140,25 @@ pub fn run() -> i32 {
             return code;
         }
     };
+    if !matches!(cli.command, Command::Hook { .. }) {
+        // `polc explain … | head`: end quietly on a closed pipe, as Unix tools do. (The hook
+        // keeps its own handling: it must always answer or fail closed.)
+        // SAFETY: setting a signal disposition to its default before any thread starts.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
+    // An internal error is a deny (exit 2), never a crash a caller could read as success.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli))) {
+        Ok(code) => code,
+        Err(_) => {
+            eprintln!("polc: internal error; treating it as deny");
+            2
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> i32 {
     match cli.command {
         #[cfg(feature = "compiler")]
         Command::Build {
