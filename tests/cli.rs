@@ -63,6 +63,28 @@ fn claude_rule_vectors_through_the_binary() {
             cmd,
         ]);
         let j = r.json();
+        if j["winner"]["id"] == "polc-self-protection" {
+            // Self-protection (SPEC §5) is stricter than the rules alone: `rm -rf ~` deletes
+            // the agents' hook configuration. The safer reading wins; the rules alone are
+            // checked against the vector in-process (src/runtime/tests.rs).
+            let rank = |d: &str| {
+                ["default", "allow", "ask", "deny"]
+                    .iter()
+                    .position(|x| *x == d)
+                    .unwrap()
+            };
+            assert!(
+                rank(j["decision"].as_str().unwrap()) >= rank(v["expect"].as_str().unwrap()),
+                "vector {}",
+                v["id"]
+            );
+            assert!(
+                cmd.contains("rm -rf ~") || cmd.contains("rm -rf /"),
+                "only deleting home or root touches protected paths: {}",
+                v["id"]
+            );
+            continue;
+        }
         assert_eq!(j["decision"], v["expect"], "vector {} ({cmd:?})", v["id"]);
     }
 }
