@@ -27,3 +27,4 @@ pub mod shell;
 #[cfg(feature = "compiler")]
 pub mod syntax;
 pub mod table;
+pub mod web;

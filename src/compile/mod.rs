@@ -220,6 +220,8 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
                 }
                 _ => {
                     let bytes = match p.kind {
+                        // Domain rules keep their text (`*.example.com`).
+                        _ if rule.tool == "webfetch" => p.text.as_bytes().to_vec(),
                         PatternKind::Glob => SegPattern::compile(PatternKind::Glob, &p.text, false)
                             .map(|sp| sp.to_bytes())
                             .unwrap_or_default(),

@@ -340,6 +340,7 @@ impl RuleSource for Empty {
         _: &str,
         _: &str,
         _: &str,
+        _: &str,
         _: &mut dyn FnMut(u32, crate::pattern::Match),
     ) -> Result<(), Corrupt> {
         Ok(())

@@ -255,12 +255,13 @@ impl RuleSource for Union<'_> {
         &self,
         tool: &str,
         subject: &str,
+        input_text: &str,
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
         for (t, off, _, trusted) in &self.parts {
             let mut err = Ok(());
-            t.match_tool(tool, subject, host, &mut |r, m| {
+            t.match_tool(tool, subject, input_text, host, &mut |r, m| {
                 if !trusted && t.verdict(r) == Ok(Verdict::Allow) {
                     return;
                 }

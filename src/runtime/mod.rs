@@ -95,6 +95,7 @@ pub trait RuleSource {
         &self,
         tool: &str,
         subject: &str,
+        input_text: &str,
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt>;
@@ -434,7 +435,9 @@ fn decide_tool(
 ) -> Result<Outcome, Corrupt> {
     let mut hits = Vec::new();
     let mut raw = Vec::new();
-    src.match_tool(tool, subject, host, &mut |rule, m| raw.push((rule, m)))?;
+    src.match_tool(tool, subject, input_text, host, &mut |rule, m| {
+        raw.push((rule, m))
+    })?;
     if tool == TOOL_READ || tool == TOOL_EDIT {
         let q = PathQuery::new(subject, ctx);
         for allow in [false, true] {

@@ -905,10 +905,11 @@ impl RuleSource for Guarded<'_> {
         &self,
         t: &str,
         s: &str,
+        i: &str,
         h: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
-        self.inner.match_tool(t, s, h, f)
+        self.inner.match_tool(t, s, i, h, f)
     }
     fn match_path(
         &self,

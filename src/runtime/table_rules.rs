@@ -351,6 +351,7 @@ impl RuleSource for TableRules<'_> {
         &self,
         tool: &str,
         subject: &str,
+        input_text: &str,
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
@@ -368,7 +369,14 @@ impl RuleSource for TableRules<'_> {
                 word(self.toolpats, e * ENTRY_WORDS + 2)?,
                 word(self.toolpats, e * ENTRY_WORDS + 3)?,
             )?;
-            if let Some(m) = tool_pattern_match(kind, text, subject, allow) {
+            if let Some(m) = tool_pattern_match(
+                self.rule_str(rule, 5)?,
+                kind,
+                text,
+                subject,
+                input_text,
+                allow,
+            ) {
                 f(rule, m);
             }
         }
@@ -379,18 +387,74 @@ impl RuleSource for TableRules<'_> {
 /// A non-bash pattern against a tool's main argument. Specifiers polc does not decide yet
 /// are a possible match for deny/ask (so they ask) and never match for allow.
 pub fn tool_pattern_match(
+    rule_tool: &str,
     kind: PatternKind,
     text: &[u8],
     subject: &str,
+    input_text: &str,
     allow: bool,
 ) -> Option<Match> {
     let s = subject.as_bytes();
+    if kind == PatternKind::Any {
+        return Some(Match::Definite);
+    }
+    if rule_tool == "webfetch" && !kind.is_content() {
+        // Domain rules: `domain:example.com`, `*.example.com`, on the URL's host.
+        let rule = std::str::from_utf8(text).ok()?;
+        return match crate::web::url_host(subject) {
+            Some(h) => crate::web::domain_matches(rule, &h).then_some(Match::Definite),
+            // No host polc can read: a deny/ask domain rule could apply.
+            None => (!allow).then_some(Match::Possible),
+        };
+    }
     match kind {
-        PatternKind::Any => Some(Match::Definite),
         PatternKind::Exact => (text == s).then_some(Match::Definite),
         PatternKind::Prefix => s.starts_with(text).then_some(Match::Definite),
         PatternKind::Glob => pattern::match_bytes(text, s),
-        PatternKind::Specifier => (!allow).then_some(Match::Possible),
-        PatternKind::Contains | PatternKind::Regex => None,
+        PatternKind::Specifier => specifier_match(text, subject, input_text, allow),
+        _ => None,
     }
+}
+
+/// `Tool(spec)` rules: `param:value` is an input-field rule (deny/ask only; the front end
+/// drops it from allow with a warning); otherwise the spec is a glob over the tool's main
+/// argument. A call polc cannot read for it (no input, no field) is a possible match for
+/// deny/ask and none for allow.
+fn specifier_match(text: &[u8], subject: &str, input_text: &str, allow: bool) -> Option<Match> {
+    let spec = std::str::from_utf8(text).ok()?;
+    let glob = |pat: &str, v: &str| {
+        pattern::SegPattern {
+            body: pat
+                .bytes()
+                .map(|b| if b == b'*' { pattern::STAR } else { b })
+                .collect(),
+            tail: false,
+        }
+        .matches(v.as_bytes())
+        .is_some()
+    };
+    if let Some((param, value)) = spec.split_once(':') {
+        if !param.is_empty()
+            && param
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            if allow {
+                return None;
+            }
+            let v: serde_json::Value = match serde_json::from_str(input_text) {
+                Ok(v) => v,
+                Err(_) => return Some(Match::Possible),
+            };
+            return match v.get(param) {
+                Some(serde_json::Value::String(s)) => glob(value, s).then_some(Match::Definite),
+                Some(other) => glob(value, &other.to_string()).then_some(Match::Definite),
+                None => None,
+            };
+        }
+    }
+    if subject.is_empty() {
+        return (!allow).then_some(Match::Possible);
+    }
+    glob(spec, subject).then_some(Match::Definite)
 }

@@ -601,3 +601,138 @@ fn path_rules_and_their_evasions() {
         Decision::Deny
     );
 }
+
+fn tool_rule(v: Verdict, tool: &str, kind: PatternKind, text: &str, n: usize) -> Rule {
+    Rule {
+        tool: tool.into(),
+        patterns: vec![Pattern {
+            kind,
+            text: text.into(),
+        }],
+        ..claude(v, "x", n)
+    }
+}
+
+fn decide_call(p: &Policy, tool: &str, subject: &str, input: &str) -> Decision {
+    let ctx = Context::default();
+    let req = Request::Tool {
+        tool: tool.into(),
+        subject: subject.into(),
+        input_text: input.into(),
+    };
+    let a = decide_in(&Reference::new(p), "claude", &req, &ctx).unwrap();
+    let c = crate::compile::compile(p).unwrap();
+    let t = TableRules::new(|k| c.section(k)).unwrap();
+    assert_eq!(
+        a,
+        decide_in(&t, "claude", &req, &ctx).unwrap(),
+        "{tool} {subject:?}"
+    );
+    a.decision
+}
+
+#[test]
+fn web_domain_rules() {
+    let mut p = Policy::default();
+    p.rules.push(tool_rule(
+        Verdict::Deny,
+        "webfetch",
+        PatternKind::Specifier,
+        "domain:evil.com",
+        0,
+    ));
+    p.rules.push(tool_rule(
+        Verdict::Deny,
+        "webfetch",
+        PatternKind::Glob,
+        "*.tracker.io",
+        1,
+    ));
+    p.rules.push(tool_rule(
+        Verdict::Allow,
+        "webfetch",
+        PatternKind::Specifier,
+        "domain:docs.rs",
+        2,
+    ));
+    let d = |u: &str| decide_call(&p, "webfetch", u, &format!("{{\"url\":{u:?}}}"));
+    for u in [
+        "https://evil.com/x",
+        "https://EVIL.com./x",
+        "https://evil%2Ecom/",
+        "https://evil\u{ff0e}com/",
+        "https://u:p@evil.com:8080/",
+        "https://a.b.tracker.io/",
+    ] {
+        assert_eq!(d(u), Decision::Deny, "{u}");
+    }
+    assert_eq!(
+        d("https://tracker.io/"),
+        Decision::Default,
+        "*.x is not the apex"
+    );
+    assert_eq!(d("https://notevil.com/"), Decision::Default);
+    assert_eq!(d("https://docs.rs/serde"), Decision::Allow);
+    assert_eq!(
+        d("not a url at all ::"),
+        Decision::Ask,
+        "unreadable host: a deny could apply"
+    );
+}
+
+#[test]
+fn input_field_and_mcp_rules() {
+    let mut p = Policy::default();
+    p.rules.push(tool_rule(
+        Verdict::Deny,
+        "Task",
+        PatternKind::Specifier,
+        "model:opus*",
+        0,
+    ));
+    p.rules
+        .push(tool_rule(Verdict::Allow, "Task", PatternKind::Any, "", 1));
+    p.rules.push(tool_rule(
+        Verdict::Deny,
+        "mcp__github",
+        PatternKind::Any,
+        "",
+        2,
+    ));
+    p.rules.push(tool_rule(
+        Verdict::Allow,
+        "mcp__docs__*",
+        PatternKind::Any,
+        "",
+        3,
+    ));
+    p.rules
+        .push(tool_rule(Verdict::Allow, "mcp__*", PatternKind::Any, "", 4));
+    assert_eq!(
+        decide_call(&p, "Task", "", r#"{"model":"opus-4","prompt":"x"}"#),
+        Decision::Deny
+    );
+    assert_eq!(
+        decide_call(&p, "Task", "", r#"{"model":"haiku","prompt":"x"}"#),
+        Decision::Allow
+    );
+    assert_eq!(decide_call(&p, "Task", "", "not json"), Decision::Ask);
+    assert_eq!(
+        decide_call(&p, "mcp__github__delete_repo", "", "{}"),
+        Decision::Deny
+    );
+    assert_eq!(
+        decide_call(&p, "mcp__githubx__t", "", "{}"),
+        Decision::Default,
+        "server names are exact"
+    );
+    assert_eq!(
+        decide_call(&p, "mcp__docs__search", "", "{}"),
+        Decision::Allow
+    );
+    assert_eq!(
+        decide_call(&p, "mcp__other__x", "", "{}"),
+        Decision::Default,
+        "an allow glob needs a literal server"
+    );
+}
