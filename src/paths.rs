@@ -66,6 +66,23 @@ impl PathGlob {
         }
     }
 
+    /// The literal start of the glob (up to its first wildcard) and whether a wildcard
+    /// follows: what "could a path under this folder match?" looks at.
+    pub fn fixed(&self) -> (String, bool) {
+        match self.glob.find(['*', '?', '[', '\\']) {
+            Some(i) => {
+                let head = &self.glob[..i];
+                (
+                    head.rsplit_once('/')
+                        .map(|(d, _)| d.to_string())
+                        .unwrap_or_default(),
+                    true,
+                )
+            }
+            None => (self.glob.clone(), false),
+        }
+    }
+
     /// The regex (anchored, over the path relative to the anchor's base with no leading
     /// `/`, or over the whole absolute path for `AnyDepth`) that the table stores as a DFA.
     /// A pattern also matches everything below what it names (`~/.ssh` covers its keys).
@@ -221,6 +238,46 @@ pub fn relative_to(path: &Path, anchor: Anchor, base: Option<&Path>) -> Option<S
     }
 }
 
+/// Could a path at or below `folder` match a pattern with this anchor and glob?
+/// (Recursive reads of a folder that may hold a denied file are at least ask.) Exact where
+/// it can be: `./.env.*` cannot match anything inside `src/`, `./**/*.pem` can.
+pub fn could_hold(anchor: Anchor, base: Option<&Path>, glob: &str, folder: &Path) -> bool {
+    let root = match anchor {
+        Anchor::AnyDepth => return true,
+        Anchor::Absolute => PathBuf::from("/"),
+        _ => match base {
+            Some(b) => b.to_path_buf(),
+            None => return true,
+        },
+    };
+    let g = PathGlob {
+        anchor,
+        glob: glob.to_string(),
+    };
+    let (fixed, wild) = g.fixed();
+    let p = if fixed.is_empty() {
+        root.clone()
+    } else {
+        root.join(&fixed)
+    };
+    if p.starts_with(folder) {
+        return true;
+    }
+    if !folder.starts_with(&p) {
+        return false;
+    }
+    if !wild || glob.contains("**") {
+        return true;
+    }
+    // The pattern names paths exactly N components below its root (and what lies inside
+    // them, which a direct match of the folder already covers).
+    let depth = folder
+        .strip_prefix(&root)
+        .map(|r| r.components().count())
+        .unwrap_or(0);
+    depth < glob.split('/').count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,6 +320,28 @@ mod tests {
         assert!(re("**/node_modules").is_match("a/node_modules/x"));
         assert!(re("f[ab].txt").is_match("/fa.txt"));
         assert!(!re("f[!ab].txt").is_match("/fa.txt"));
+    }
+
+    #[test]
+    fn could_hold_is_exact_about_depth() {
+        let root = Path::new("/p");
+        let ch = |g: &str, f: &str| {
+            could_hold(
+                PathGlob::parse(g).anchor,
+                Some(root),
+                &PathGlob::parse(g).glob,
+                Path::new(f),
+            )
+        };
+        assert!(ch("./.env", "/p"));
+        assert!(!ch("./.env", "/p/src"));
+        assert!(!ch("./.env.*", "/p/src"));
+        assert!(ch("./**/*.pem", "/p/src"));
+        assert!(ch("./a/*/b", "/p/a/x"));
+        assert!(!ch("./a/*/b", "/p/c"));
+        assert!(ch(".env", "/anything"));
+        assert!(ch("//etc/**", "/"));
+        assert!(!ch("//etc/**", "/p"));
     }
 
     #[test]

@@ -190,10 +190,12 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
                     } else {
                         add(&g.regex(true))
                     };
+                    let fx = strings.add(g.glob.as_bytes());
                     match (exact, folded) {
-                        (Ok(e), Ok(f)) => {
-                            push_u32s(&mut pathpats, &[r, g.anchor as u32, e.0, e.1, f.0, f.1])
-                        }
+                        (Ok(e), Ok(f)) => push_u32s(
+                            &mut pathpats,
+                            &[r, g.anchor as u32, e.0, e.1, f.0, f.1, fx.0, fx.1],
+                        ),
                         (Err(message), _) | (_, Err(message)) => errors.push(CompileError {
                             rule: ri,
                             pattern: pi,

@@ -345,6 +345,16 @@ impl RuleSource for Empty {
     ) -> Result<(), Corrupt> {
         Ok(())
     }
+    fn match_path_under(
+        &self,
+        _: &str,
+        _: &std::path::Path,
+        _: &crate::runtime::Context,
+        _: &str,
+        _: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        Ok(())
+    }
     fn match_path(
         &self,
         _: &str,

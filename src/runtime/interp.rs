@@ -9,7 +9,7 @@ use crate::ir::{PatternKind, Policy, Verdict, TOOL_BASH};
 use crate::pattern::{Match, SegPattern};
 
 /// A path pattern's anchor with its exact and case-folded DFAs.
-type PathDfas = (crate::paths::Anchor, Vec<u8>, Vec<u8>);
+type PathDfas = (crate::paths::PathGlob, Vec<u8>, Vec<u8>);
 
 pub struct Reference<'p> {
     policy: &'p Policy,
@@ -64,7 +64,7 @@ impl<'p> Reference<'p> {
                         } else {
                             crate::content::build_regex_dfa(&g.regex(true)).ok()?
                         };
-                        Some((g.anchor, exact, folded))
+                        Some((g, exact, folded))
                     })
                     .collect()
             })
@@ -205,10 +205,10 @@ impl RuleSource for Reference<'_> {
                 continue;
             }
             for entry in self.path_dfas[i].iter().flatten() {
-                let (anchor, exact, folded) = entry;
+                let (g, exact, folded) = entry;
                 let dir = super::pathmatch::policy_dir(&r.span.file, ctx);
                 if super::pathmatch::rule_matches(
-                    *anchor,
+                    g.anchor,
                     dir.as_deref(),
                     exact,
                     folded,
@@ -216,6 +216,29 @@ impl RuleSource for Reference<'_> {
                     ctx,
                     allow,
                 )? {
+                    f(i as u32);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn match_path_under(
+        &self,
+        tool: &str,
+        folder: &std::path::Path,
+        ctx: &super::Context,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        for (i, r) in self.policy.rules.iter().enumerate() {
+            if r.tool != tool || r.verdict == Verdict::Allow || !r.applies_to_host(host) {
+                continue;
+            }
+            for (g, _, _) in self.path_dfas[i].iter().flatten() {
+                let dir = super::pathmatch::policy_dir(&r.span.file, ctx);
+                if super::pathmatch::path_could_hold(g.anchor, dir.as_deref(), &g.glob, folder, ctx)
+                {
                     f(i as u32);
                 }
             }

@@ -251,6 +251,20 @@ impl RuleSource for Union<'_> {
         Ok(())
     }
 
+    fn match_path_under(
+        &self,
+        tool: &str,
+        folder: &Path,
+        ctx: &super::Context,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        for (t, off, _, _) in &self.parts {
+            t.match_path_under(tool, folder, ctx, host, &mut |r| f(r + off))?;
+        }
+        Ok(())
+    }
+
     fn match_tool(
         &self,
         tool: &str,

@@ -90,6 +90,15 @@ pub trait RuleSource {
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt>;
+    /// Every deny/ask path rule of `tool` that could match a path at or below `folder`.
+    fn match_path_under(
+        &self,
+        tool: &str,
+        folder: &std::path::Path,
+        ctx: &Context,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt>;
     /// Every non-bash rule of `tool` whose pattern matches `subject`.
     fn match_tool(
         &self,
@@ -200,9 +209,10 @@ fn decide_bash(
     src: &dyn RuleSource,
     host: &str,
     command: &str,
-    _ctx: &Context,
+    ctx: &Context,
 ) -> Result<Outcome, Corrupt> {
     let parsed = shell::parse(command);
+    let dirs = work_dirs(&parsed.segments, ctx);
     let mut global: Vec<String> = parsed.unattestable.iter().map(|s| s.to_string()).collect();
     let mut work: Vec<SegWork> = parsed
         .segments
@@ -266,9 +276,20 @@ fn decide_bash(
                 });
             })?;
         }
+        // Files the command reads or writes and URLs it fetches meet the read/edit/webfetch
+        // deny and ask rules (a read deny on `.env` also stops `cat .env`).
+        touches(src, &seg, &rd, &dirs, ctx, host, &mut |rule, possible| {
+            seg_hits.push(Hit {
+                rule,
+                verdict: Verdict::Deny,
+                possible,
+                segment: Some(idx),
+            })
+        })?;
         // One hit per rule per segment; a definite match beats a possible one.
         seg_hits.sort_by_key(|h| (h.rule, h.possible));
         seg_hits.dedup_by_key(|h| h.rule);
+        seg_hits.retain(|h| src.verdict(h.rule) != Ok(Verdict::Allow));
         for h in &mut seg_hits {
             h.verdict = src.verdict(h.rule)?;
             match (h.verdict, h.possible) {
@@ -354,6 +375,145 @@ fn decide_bash(
         .any(|r| r.decision == Decision::Allow && r.command)
         && counted.iter().all(|r| r.decision == Decision::Allow);
     finish(src, hits, reports, global, any_unatt, all_allowed)
+}
+
+/// Folders relative paths may be resolved in: the cwd, and every `cd`/`pushd` target in
+/// the command (`cd .. && cat .env` reads the parent's `.env`). None when a target is
+/// unknown (`cd $D`): then a relative path may be anywhere.
+fn work_dirs(segments: &[Segment], ctx: &Context) -> Option<Vec<std::path::PathBuf>> {
+    let cwd = ctx.cwd.clone().or_else(|| ctx.project_root.clone())?;
+    let mut dirs = vec![cwd.clone()];
+    for seg in segments {
+        let rd = shell::analyse_segment(seg);
+        for stage in &rd.stages {
+            let prog = stage
+                .first()
+                .map(|p| shell::program_name(p))
+                .unwrap_or_default();
+            if prog != "cd" && prog != "pushd" {
+                continue;
+            }
+            let target = stage.iter().skip(1).find(|a| !a.starts_with(b"-"));
+            match target {
+                None => dirs.extend(ctx.home.clone()),
+                Some(t) if t.contains(&crate::pattern::WILD) => return None,
+                Some(t) => {
+                    let t = String::from_utf8_lossy(t).into_owned();
+                    let more: Vec<_> = dirs
+                        .iter()
+                        .map(|d| crate::paths::lexical(&t, Some(d), ctx.home.as_deref()))
+                        .collect();
+                    dirs.extend(more);
+                }
+            }
+            if dirs.len() > 64 {
+                return None;
+            }
+        }
+    }
+    dirs.sort();
+    dirs.dedup();
+    Some(dirs)
+}
+
+/// The deny/ask rules a segment meets through the files and URLs it touches.
+fn touches(
+    src: &dyn RuleSource,
+    seg: &Segment,
+    rd: &shell::SegmentReadings,
+    dirs: &Option<Vec<std::path::PathBuf>>,
+    ctx: &Context,
+    host: &str,
+    f: &mut dyn FnMut(u32, bool),
+) -> Result<(), Corrupt> {
+    use shell::files::{self, Access, FileUse};
+    let mut file_uses: Vec<FileUse> = Vec::new();
+    for stage in &rd.stages {
+        for url in files::urls(stage) {
+            src.match_tool("webfetch", &url, "", host, &mut |rule, m| {
+                f(rule, m == Match::Possible)
+            })?;
+        }
+        file_uses.extend(files::uses(stage));
+    }
+    for red in &seg.redirects {
+        if let (true, Some(t)) = (red.file, &red.target) {
+            let mut budget = shell::MAX_BRACE_WORDS;
+            let path = t
+                .deny_values(&mut budget)
+                .and_then(|v| v.into_iter().next())
+                .unwrap_or(vec![crate::pattern::WILD]);
+            let access = if red.op.starts_with('<') && red.op != "<>" {
+                Access::Read
+            } else {
+                Access::Write
+            };
+            file_uses.push(FileUse {
+                path,
+                access,
+                recursive: false,
+            });
+        }
+    }
+    file_uses.dedup();
+    for u in file_uses.iter().take(256) {
+        let tools: &[&str] = match u.access {
+            Access::Read => &[TOOL_READ],
+            // A read deny also blocks writes of that path.
+            Access::Write => &[TOOL_EDIT, TOOL_READ],
+        };
+        let text = String::from_utf8_lossy(&u.path).into_owned();
+        let wild = u.path.contains(&crate::pattern::WILD);
+        let relative = !(text.starts_with('/') || text.starts_with('~'));
+        let bases: Vec<Option<std::path::PathBuf>> = match (relative, dirs) {
+            (false, _) => vec![ctx.cwd.clone()],
+            (true, Some(ds)) => ds.iter().cloned().map(Some).collect(),
+            (true, None) => vec![None],
+        };
+        for tool in tools {
+            for base in &bases {
+                let Some(base) = base else {
+                    // Relative to a folder polc cannot know: any rule may apply.
+                    src.match_path_under(tool, std::path::Path::new("/"), ctx, host, &mut |r| {
+                        f(r, true)
+                    })?;
+                    continue;
+                };
+                let c = Context {
+                    cwd: Some(base.clone()),
+                    ..ctx.clone()
+                };
+                if wild {
+                    // A glob or unknown word: the literal folder before it may hold a match.
+                    let cut = u
+                        .path
+                        .iter()
+                        .position(|&b| b == crate::pattern::WILD)
+                        .unwrap_or(0);
+                    let head = String::from_utf8_lossy(&u.path[..cut]).into_owned();
+                    let folder = head
+                        .rsplit_once('/')
+                        .map(|(d, _)| {
+                            if d.is_empty() {
+                                "/".to_string()
+                            } else {
+                                d.to_string()
+                            }
+                        })
+                        .unwrap_or_else(|| ".".into());
+                    let folder = crate::paths::lexical(&folder, Some(base), ctx.home.as_deref());
+                    src.match_path_under(tool, &folder, &c, host, &mut |r| f(r, true))?;
+                    continue;
+                }
+                let q = PathQuery::new(&text, &c);
+                src.match_path(tool, &q, &c, false, host, &mut |r| f(r, false))?;
+                if u.recursive {
+                    src.match_path_under(tool, &q.lexical, &c, host, &mut |r| f(r, true))?;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn push_unique(v: &mut Vec<String>, s: &str) {

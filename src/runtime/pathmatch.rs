@@ -123,3 +123,23 @@ pub fn rule_matches(
         Ok(form_matches(&q.lexical, true)? || form_matches(&q.canonical, true)?)
     }
 }
+
+/// Could a deny/ask path rule match something at or below `folder`?
+pub fn path_could_hold(
+    anchor: Anchor,
+    policy_dir: Option<&Path>,
+    glob: &str,
+    folder: &Path,
+    ctx: &Context,
+) -> bool {
+    let b = base(anchor, policy_dir, ctx);
+    let lex = paths::lexical(
+        &folder.to_string_lossy(),
+        ctx.cwd.as_deref(),
+        ctx.home.as_deref(),
+    );
+    let can = paths::canonical(&lex);
+    [lex, can]
+        .iter()
+        .any(|f| paths::could_hold(anchor, b.as_deref(), glob, f))
+}

@@ -911,6 +911,16 @@ impl RuleSource for Guarded<'_> {
     ) -> Result<(), Corrupt> {
         self.inner.match_tool(t, s, i, h, f)
     }
+    fn match_path_under(
+        &self,
+        t: &str,
+        d: &Path,
+        c: &super::Context,
+        h: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        self.inner.match_path_under(t, d, c, h, f)
+    }
     fn match_path(
         &self,
         t: &str,

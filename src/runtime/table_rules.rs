@@ -3,11 +3,12 @@
 //! and touches only that group's patterns. Every read is bounds-checked; a bad offset is
 //! [`Corrupt`], never a panic.
 
-use super::pathmatch::{policy_dir, rule_matches};
+use super::pathmatch::{path_could_hold, policy_dir, rule_matches};
 use super::{Context, Corrupt, PathQuery, RuleDesc, RuleSource, Score};
 use crate::ir::{PatternKind, Tier, Verdict};
 use crate::paths::Anchor;
 use crate::pattern::{self, Match, WILD};
+use std::path::Path;
 
 /// Section kinds (the table module stores them opaquely).
 pub const SEC_STRINGS: u32 = 1;
@@ -29,8 +30,9 @@ pub const PAT_WORDS: usize = 3;
 pub const GROUP_WORDS: usize = 4;
 /// u32 words per content or tool-pattern entry: rule, kind, offset, length.
 pub const ENTRY_WORDS: usize = 4;
-/// u32 words per path-rule entry: rule, anchor, exact DFA (offset, length), folded DFA.
-pub const PATH_WORDS: usize = 6;
+/// u32 words per path-rule entry: rule, anchor, exact DFA (offset, length), folded DFA, the
+/// glob below the anchor (offset, length in strings).
+pub const PATH_WORDS: usize = 8;
 
 /// Rule record flags.
 pub const FLAG_BASH: u32 = 1;
@@ -341,6 +343,35 @@ impl RuleSource for TableRules<'_> {
             let folded = slice(self.regex, w(4)?, w(5)?)?;
             let dir = policy_dir(self.rule_str(rule, 13)?, ctx);
             if rule_matches(anchor, dir.as_deref(), exact, folded, q, ctx, allow)? {
+                f(rule);
+            }
+        }
+        Ok(())
+    }
+
+    fn match_path_under(
+        &self,
+        tool: &str,
+        folder: &Path,
+        ctx: &Context,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        let n = self.pathpats.len() / (PATH_WORDS * 4);
+        for e in 0..n {
+            let w = |k: usize| word(self.pathpats, e * PATH_WORDS + k);
+            let rule = w(0)?;
+            if self.verdict(rule)? == Verdict::Allow
+                || !self.host_ok(rule, host)?
+                || self.rule_str(rule, 5)? != tool
+            {
+                continue;
+            }
+            let a = w(1)?;
+            let anchor = Anchor::from_u8(a as u8).ok_or(Corrupt)?;
+            let glob = self.str_at(w(6)?, w(7)?)?;
+            let dir = policy_dir(self.rule_str(rule, 13)?, ctx);
+            if path_could_hold(anchor, dir.as_deref(), glob, folder, ctx) {
                 f(rule);
             }
         }

