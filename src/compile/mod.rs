@@ -221,15 +221,8 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
                     }
                 }
                 _ => {
-                    let bytes = match p.kind {
-                        // Domain rules keep their text (`*.example.com`).
-                        _ if rule.tool == "webfetch" => p.text.as_bytes().to_vec(),
-                        PatternKind::Glob => SegPattern::compile(PatternKind::Glob, &p.text, false)
-                            .map(|sp| sp.to_bytes())
-                            .unwrap_or_default(),
-                        _ => p.text.as_bytes().to_vec(),
-                    };
-                    let (o, l) = strings.add(&bytes);
+                    // Domain rules and field/argument globs keep their text.
+                    let (o, l) = strings.add(p.text.as_bytes());
                     push_u32s(&mut toolpats, &[r, p.kind as u32, o, l]);
                 }
             }

@@ -188,20 +188,30 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
     }
     let tool = canonical_tool(name);
     let ti = &inp.tool_input;
-    let subject = [
-        "file_path",
-        "path",
-        "notebook_path",
-        "absolute_path",
-        "url",
-        "pattern",
-        "query",
-        "dir_path",
-    ]
-    .iter()
-    .find_map(|k| ti.get(*k).and_then(Value::as_str))
-    .unwrap_or("")
-    .to_string();
+    // Search tools (Grep, Glob, search_file_content, …) read a folder: `path`, else the cwd.
+    let search = ti.get("pattern").is_some() && ti.get("file_path").is_none() && tool == "read";
+    let subject = if search {
+        ti.get("path")
+            .or_else(|| ti.get("dir_path"))
+            .and_then(Value::as_str)
+            .unwrap_or(".")
+            .to_string()
+    } else {
+        [
+            "file_path",
+            "path",
+            "notebook_path",
+            "absolute_path",
+            "url",
+            "pattern",
+            "query",
+            "dir_path",
+        ]
+        .iter()
+        .find_map(|k| ti.get(*k).and_then(Value::as_str))
+        .unwrap_or("")
+        .to_string()
+    };
     let input_text = if ti.is_null() {
         String::new()
     } else {

@@ -268,13 +268,7 @@ impl RuleSource for Reference<'_> {
                 {
                     continue;
                 }
-                let text = match p.kind {
-                    _ if r.tool == "webfetch" => p.text.as_bytes().to_vec(),
-                    PatternKind::Glob => SegPattern::compile(PatternKind::Glob, &p.text, false)
-                        .map(|s| s.to_bytes())
-                        .unwrap_or_default(),
-                    _ => p.text.as_bytes().to_vec(),
-                };
+                let text = p.text.as_bytes().to_vec();
                 if let Some(m) =
                     tool_pattern_match(&r.tool, p.kind, &text, subject, input_text, allow)
                 {

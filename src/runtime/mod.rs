@@ -605,6 +605,13 @@ fn decide_tool(
                 raw.push((rule, Match::Definite))
             })?;
         }
+        if tool == TOOL_READ && is_search(input_text) {
+            // Grep/Glob-like tools read a whole folder: at least ask when it could hold a
+            // denied path.
+            src.match_path_under(TOOL_READ, &q.lexical, ctx, host, &mut |rule| {
+                raw.push((rule, Match::Possible))
+            })?;
+        }
         if tool == TOOL_EDIT {
             // A read deny also blocks edits of that path (deny/ask only).
             src.match_path(TOOL_READ, &q, ctx, false, host, &mut |rule| {
@@ -638,6 +645,13 @@ fn decide_tool(
         });
     }
     finish(src, hits, Vec::new(), Vec::new(), false, allowed)
+}
+
+/// A search tool's input (`pattern`, no `file_path`): it reads a folder recursively.
+fn is_search(input_text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(input_text)
+        .map(|v| v.get("pattern").is_some() && v.get("file_path").is_none())
+        .unwrap_or(false)
 }
 
 /// Why a matched rule did not win, for explain.

@@ -441,8 +441,11 @@ pub fn tool_pattern_match(
     match kind {
         PatternKind::Exact => (text == s).then_some(Match::Definite),
         PatternKind::Prefix => s.starts_with(text).then_some(Match::Definite),
-        PatternKind::Glob => pattern::match_bytes(text, s),
-        PatternKind::Specifier => specifier_match(text, subject, input_text, allow),
+        // Other tools: `glob "x*"` over the main argument, `glob "field:value*"` over an
+        // input field (like Claude's `Tool(field:value)`).
+        PatternKind::Glob | PatternKind::Specifier => {
+            specifier_match(text, subject, input_text, allow)
+        }
         _ => None,
     }
 }
