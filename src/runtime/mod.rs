@@ -396,7 +396,9 @@ fn work_dirs(segments: &[Segment], ctx: &Context) -> Option<Vec<std::path::PathB
             let target = stage.iter().skip(1).find(|a| !a.starts_with(b"-"));
             match target {
                 None => dirs.extend(ctx.home.clone()),
-                Some(t) if t.contains(&crate::pattern::WILD) => return None,
+                Some(t) if t.contains(&crate::pattern::WILD) || t.contains(&shell::UNKNOWN) => {
+                    return None
+                }
                 Some(t) => {
                     let t = String::from_utf8_lossy(t).into_owned();
                     let more: Vec<_> = dirs
@@ -463,6 +465,15 @@ fn touches(
             Access::Write => &[TOOL_EDIT, TOOL_READ],
         };
         let text = String::from_utf8_lossy(&u.path).into_owned();
+        if u.path.contains(&shell::UNKNOWN) {
+            // An expansion may name any path (`cat $HOME/.ssh/id_rsa`, `cat src/$X`).
+            for tool in tools {
+                src.match_path_under(tool, std::path::Path::new("/"), ctx, host, &mut |r| {
+                    f(r, true)
+                })?;
+            }
+            continue;
+        }
         let wild = u.path.contains(&crate::pattern::WILD);
         let relative = !(text.starts_with('/') || text.starts_with('~'));
         let bases: Vec<Option<std::path::PathBuf>> = match (relative, dirs) {

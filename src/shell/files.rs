@@ -200,6 +200,26 @@ pub fn uses(stage: &[Vec<u8>]) -> Vec<FileUse> {
                 push(&mut out, &p.to_vec(), Access::Write, false);
             }
         }
+    } else if FETCHERS.contains(&n) {
+        // `curl -d @file`, `-F f=@file`, `--data-binary @file`, `-T file` upload files.
+        for (k, a) in args.iter().enumerate() {
+            let at = a
+                .windows(2)
+                .position(|w| w == b"=@")
+                .map(|i| i + 2)
+                .or(a.starts_with(b"@").then_some(1));
+            if let Some(i) = at {
+                push(&mut out, &a[i..].to_vec(), Access::Read, false);
+            }
+            if matches!(
+                a.as_slice(),
+                b"-T" | b"--upload-file" | b"--post-file" | b"--body-file"
+            ) {
+                if let Some(p) = args.get(k + 1) {
+                    push(&mut out, p, Access::Read, false);
+                }
+            }
+        }
     } else if matches!(
         n,
         "tar" | "bsdtar" | "gtar" | "zip" | "7z" | "gzip" | "bzip2" | "xz" | "zstd"
@@ -222,6 +242,8 @@ pub fn urls(stage: &[Vec<u8>]) -> Vec<String> {
     args.iter()
         .filter(|a| {
             !a.starts_with(b"-")
+                && !a.starts_with(b"@")
+                && !a.windows(2).any(|w| w == b"=@")
                 && !a.contains(&WILD)
                 && (a.windows(3).any(|w| w == b"://") || a.contains(&b'.'))
         })

@@ -5,7 +5,7 @@ mod lex;
 pub mod lists;
 mod readings;
 
-pub use readings::{analyse_segment, program_name, Inner, SegmentReadings};
+pub use readings::{analyse_segment, program_name, Inner, SegmentReadings, UNKNOWN};
 pub mod files;
 
 use crate::pattern::WILD;

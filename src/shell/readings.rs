@@ -6,6 +6,9 @@ use super::lists::{self, WrapperSpec};
 use super::{Segment, Word, MAX_BRACE_WORDS, MAX_READINGS};
 use crate::pattern::WILD;
 
+/// In [`SegmentReadings::stages`]: bytes from a parameter or a substitution's output.
+pub const UNKNOWN: u8 = 0xFD;
+
 /// A command found inside a segment, to be analysed as segments of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Inner {
@@ -24,8 +27,9 @@ pub struct SegmentReadings {
     /// Reasons this segment cannot be attested (lexer's and every reading's).
     pub unattestable: Vec<&'static str>,
     pub inner: Vec<Inner>,
-    /// The command at every peeling step (program and arguments, dequoted, WILD for
-    /// unknown bytes): what file and URL checks look at (`sudo cat x` → `cat x`).
+    /// The command at every peeling step (program and arguments, dequoted; WILD for glob
+    /// characters, UNKNOWN for expansions): what file and URL checks look at
+    /// (`sudo cat x` → `cat x`).
     pub stages: Vec<Vec<Vec<u8>>>,
 }
 
@@ -162,7 +166,22 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
         }
         r.push(join(&values));
         if r.stages.len() < 16 {
-            r.stages.push(values.clone());
+            // In stages, bytes from a parameter or substitution (which may hold `/` and `..`)
+            // are UNKNOWN; WILD is left for glob characters (which stay in one folder).
+            let stage = values
+                .iter()
+                .zip(&words)
+                .map(|(v, w)| {
+                    if w.parts.iter().any(|p| matches!(p, super::Part::Unknown(_))) {
+                        v.iter()
+                            .map(|&b| if b == WILD { UNKNOWN } else { b })
+                            .collect()
+                    } else {
+                        v.clone()
+                    }
+                })
+                .collect();
+            r.stages.push(stage);
         }
         let prog = values[0].clone();
         let name = program_name(&prog);
