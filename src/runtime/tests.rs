@@ -487,14 +487,31 @@ fn brace_expansion_makes_words_not_alternatives() {
 }
 
 fn path_rule(v: Verdict, tool: &str, glob: &str, n: usize) -> Rule {
+    tool_rule(v, tool, PatternKind::Glob, glob, n)
+}
+
+fn tool_rule(v: Verdict, tool: &str, kind: PatternKind, text: &str, n: usize) -> Rule {
     Rule {
         tool: tool.into(),
         patterns: vec![Pattern {
-            kind: PatternKind::Glob,
-            text: glob.into(),
+            kind,
+            text: text.into(),
         }],
         ..claude(v, "x", n)
     }
+}
+
+/// Decide a request through the reference and the compiled table; they must agree.
+fn decide_req(p: &Policy, req: &Request, ctx: &Context) -> Decision {
+    let a = decide_in(&Reference::new(p), "claude", req, ctx).unwrap();
+    let c = crate::compile::compile(p).unwrap();
+    let t = TableRules::new(|k| c.section(k)).unwrap();
+    assert_eq!(
+        a,
+        decide_in(&t, "claude", req, ctx).unwrap(),
+        "reference and table disagree on {req:?}"
+    );
+    a.decision
 }
 
 fn decide_file(p: &Policy, tool: &str, path: &str, ctx: &Context) -> Decision {
@@ -503,12 +520,16 @@ fn decide_file(p: &Policy, tool: &str, path: &str, ctx: &Context) -> Decision {
         subject: path.into(),
         input_text: path.into(),
     };
-    let a = decide_in(&Reference::new(p), "claude", &req, ctx).unwrap();
-    let c = crate::compile::compile(p).unwrap();
-    let t = TableRules::new(|k| c.section(k)).unwrap();
-    let b = decide_in(&t, "claude", &req, ctx).unwrap();
-    assert_eq!(a, b, "reference and table disagree on {tool} {path:?}");
-    a.decision
+    decide_req(p, &req, ctx)
+}
+
+fn decide_call(p: &Policy, tool: &str, subject: &str, input: &str) -> Decision {
+    let req = Request::Tool {
+        tool: tool.into(),
+        subject: subject.into(),
+        input_text: input.into(),
+    };
+    decide_req(p, &req, &Context::default())
 }
 
 #[test]
@@ -600,35 +621,6 @@ fn path_rules_and_their_evasions() {
         decide_file(&q, "read", &s(&proj.join("CAF\u{c9}.TXT")), &ctx),
         Decision::Deny
     );
-}
-
-fn tool_rule(v: Verdict, tool: &str, kind: PatternKind, text: &str, n: usize) -> Rule {
-    Rule {
-        tool: tool.into(),
-        patterns: vec![Pattern {
-            kind,
-            text: text.into(),
-        }],
-        ..claude(v, "x", n)
-    }
-}
-
-fn decide_call(p: &Policy, tool: &str, subject: &str, input: &str) -> Decision {
-    let ctx = Context::default();
-    let req = Request::Tool {
-        tool: tool.into(),
-        subject: subject.into(),
-        input_text: input.into(),
-    };
-    let a = decide_in(&Reference::new(p), "claude", &req, &ctx).unwrap();
-    let c = crate::compile::compile(p).unwrap();
-    let t = TableRules::new(|k| c.section(k)).unwrap();
-    assert_eq!(
-        a,
-        decide_in(&t, "claude", &req, &ctx).unwrap(),
-        "{tool} {subject:?}"
-    );
-    a.decision
 }
 
 #[test]
