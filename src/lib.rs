@@ -8,9 +8,9 @@
 //! policy.bin ─ table::load (mmap, verify) ─▶ engine ─ decide ─▶ Outcome ─ host ─▶ stdout + exit
 //! ```
 
+pub mod cli;
 #[cfg(feature = "compiler")]
 pub mod compile;
-pub mod cli;
 pub mod content;
 pub mod host;
 pub mod ir;

@@ -20,7 +20,11 @@ fn load_and_compile(sources: &[PathBuf], stamp_base: Option<&Path>) -> Option<(P
         }
         Err(diags) => {
             eprint!("{}", diags.render_all());
-            let n = diags.0.iter().filter(|d| matches!(d.severity, Severity::Error)).count();
+            let n = diags
+                .0
+                .iter()
+                .filter(|d| matches!(d.severity, Severity::Error))
+                .count();
             eprintln!("error: {n} error(s); nothing written");
             return None;
         }
@@ -59,7 +63,10 @@ pub struct ExampleFailure<'a> {
 }
 
 /// Run every example against the compiled sections (what the hook will read).
-pub fn check_examples<'a>(policy: &'a Policy, compiled: &Compiled) -> (usize, Vec<ExampleFailure<'a>>) {
+pub fn check_examples<'a>(
+    policy: &'a Policy,
+    compiled: &Compiled,
+) -> (usize, Vec<ExampleFailure<'a>>) {
     let mut failures = Vec::new();
     let rules = match TableRules::new(|k| compiled.section(k)) {
         Ok(r) => r,
@@ -67,25 +74,46 @@ pub fn check_examples<'a>(policy: &'a Policy, compiled: &Compiled) -> (usize, Ve
     };
     for ex in &policy.examples {
         let req = if ex.tool == crate::ir::TOOL_BASH {
-            Request::Bash { command: ex.input.clone() }
+            Request::Bash {
+                command: ex.input.clone(),
+            }
         } else {
-            Request::Tool { tool: ex.tool.clone(), subject: ex.input.clone(), input_text: ex.input.clone() }
+            Request::Tool {
+                tool: ex.tool.clone(),
+                subject: ex.input.clone(),
+                input_text: ex.input.clone(),
+            }
         };
         let host = ex.host.as_deref().unwrap_or("claude");
         match decide(&rules, host, &req) {
             Ok(out) => {
                 if out.decision != ex.expect {
-                    let detail = match out.winner.and_then(|w| crate::runtime::RuleSource::describe(&rules, w).ok()) {
-                        Some(d) => format!("decided by {} ({}:{}): {}", d.id, d.source, d.line, d.text),
+                    let detail = match out
+                        .winner
+                        .and_then(|w| crate::runtime::RuleSource::describe(&rules, w).ok())
+                    {
+                        Some(d) => {
+                            format!("decided by {} ({}:{}): {}", d.id, d.source, d.line, d.text)
+                        }
                         None => match &out.cause {
-                            crate::runtime::Cause::Unattestable { construct } => format!("unattestable: {construct}"),
+                            crate::runtime::Cause::Unattestable { construct } => {
+                                format!("unattestable: {construct}")
+                            }
                             _ => "no rule matched every segment".into(),
                         },
                     };
-                    failures.push(ExampleFailure { example: ex, got: out.decision, detail });
+                    failures.push(ExampleFailure {
+                        example: ex,
+                        got: out.decision,
+                        detail,
+                    });
                 }
             }
-            Err(_) => failures.push(ExampleFailure { example: ex, got: Decision::Deny, detail: "table corrupt".into() }),
+            Err(_) => failures.push(ExampleFailure {
+                example: ex,
+                got: Decision::Deny,
+                detail: "table corrupt".into(),
+            }),
         }
     }
     (policy.examples.len(), failures)
@@ -93,41 +121,80 @@ pub fn check_examples<'a>(policy: &'a Policy, compiled: &Compiled) -> (usize, Ve
 
 fn print_failures(fails: &[ExampleFailure<'_>]) {
     for f in fails {
-        let host = f.example.host.as_deref().map(|h| format!(" on {h}")).unwrap_or_default();
+        let host = f
+            .example
+            .host
+            .as_deref()
+            .map(|h| format!(" on {h}"))
+            .unwrap_or_default();
         eprintln!(
             "{}: example failed: {} {:?}{} expected {}, got {} ({})",
-            f.example.span, f.example.tool, f.example.input, host, f.example.expect, f.got, f.detail
+            f.example.span,
+            f.example.tool,
+            f.example.input,
+            host,
+            f.example.expect,
+            f.got,
+            f.detail
         );
     }
 }
 
 pub fn build(sources: &[PathBuf], output: &Path, check: bool) -> i32 {
     let sources = default_sources(sources);
-    let out_dir = output.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
-    let base = std::fs::create_dir_all(out_dir).ok().and_then(|_| out_dir.canonicalize().ok());
+    let out_dir = output
+        .parent()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .unwrap_or(Path::new("."));
+    let base = std::fs::create_dir_all(out_dir)
+        .ok()
+        .and_then(|_| out_dir.canonicalize().ok());
     let Some((policy, compiled)) = load_and_compile(&sources, base.as_deref()) else {
         return 1;
     };
     let (n, fails) = check_examples(&policy, &compiled);
     if !fails.is_empty() {
         print_failures(&fails);
-        eprintln!("error: {} of {n} example(s) failed; nothing written", fails.len());
+        eprintln!(
+            "error: {} of {n} example(s) failed; nothing written",
+            fails.len()
+        );
         return 1;
     }
-    let sections: Vec<(u32, &[u8])> = compiled.sections.iter().map(|(k, v)| (*k, v.as_slice())).collect();
+    let sections: Vec<(u32, &[u8])> = compiled
+        .sections
+        .iter()
+        .map(|(k, v)| (*k, v.as_slice()))
+        .collect();
     let bytes = table::encode(&policy.sources, &compiled.counts, &sections);
     if check {
         return match std::fs::read(output) {
             Ok(existing) if existing == bytes => {
-                eprintln!("{} is up to date ({} rules)", output.display(), policy.rules.len());
+                eprintln!(
+                    "{} is up to date ({} rules)",
+                    output.display(),
+                    policy.rules.len()
+                );
                 0
             }
             Ok(_) => {
-                eprintln!("error: {} is not what the sources compile to: run `polc build`", output.display());
+                eprintln!(
+                    "error: {} is not what the sources compile to: run `polc build`",
+                    output.display()
+                );
                 1
             }
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}; run `polc build`", output.display());
+                eprintln!(
+                    "error: cannot read {}: {e}; run `polc build`",
+                    output.display()
+                );
                 1
             }
         };
@@ -156,15 +223,33 @@ pub fn test(sources: &[PathBuf]) -> i32 {
     for ex in &policy.examples {
         let failed = fails.iter().any(|f| std::ptr::eq(f.example, ex));
         if !failed {
-            let host = ex.host.as_deref().map(|h| format!(" on {h}")).unwrap_or_default();
-            println!("ok   {}: {} {:?}{} => {}", ex.span, ex.tool, ex.input, host, ex.expect);
+            let host = ex
+                .host
+                .as_deref()
+                .map(|h| format!(" on {h}"))
+                .unwrap_or_default();
+            println!(
+                "ok   {}: {} {:?}{} => {}",
+                ex.span, ex.tool, ex.input, host, ex.expect
+            );
         }
     }
     for f in &fails {
-        let host = f.example.host.as_deref().map(|h| format!(" on {h}")).unwrap_or_default();
+        let host = f
+            .example
+            .host
+            .as_deref()
+            .map(|h| format!(" on {h}"))
+            .unwrap_or_default();
         println!(
             "FAIL {}: {} {:?}{} expected {}, got {} ({})",
-            f.example.span, f.example.tool, f.example.input, host, f.example.expect, f.got, f.detail
+            f.example.span,
+            f.example.tool,
+            f.example.input,
+            host,
+            f.example.expect,
+            f.got,
+            f.detail
         );
     }
     println!("{} passed, {} failed", n - fails.len(), fails.len());

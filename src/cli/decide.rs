@@ -7,14 +7,21 @@ use crate::runtime::Request;
 use std::path::PathBuf;
 
 pub fn decide(table: Option<PathBuf>, host: Option<String>, command: &[String]) -> i32 {
-    let host = host.or_else(|| std::env::var("POLC_HOST").ok()).unwrap_or_else(|| "claude".into());
+    let host = host
+        .or_else(|| std::env::var("POLC_HOST").ok())
+        .unwrap_or_else(|| "claude".into());
     if !crate::ir::is_known_host(&host) {
-        eprintln!("polc: unknown host `{host}` (known: {})", layers::known_hosts_list());
+        eprintln!(
+            "polc: unknown host `{host}` (known: {})",
+            layers::known_hosts_list()
+        );
         return ExitCode::Deny as i32;
     }
     let env_table = std::env::var_os("POLC_TABLE").map(PathBuf::from);
     let layers = Layers::discover(table.or(env_table), None);
-    let req = Request::Bash { command: command_text(command) };
+    let req = Request::Bash {
+        command: command_text(command),
+    };
     let (code, note) = decide_exit(&layers, &host, &req);
     if let Some(n) = note {
         eprintln!("polc: {n}");

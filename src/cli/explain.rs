@@ -9,19 +9,36 @@ use crate::runtime::{decide, why_lost, Cause, Outcome, Request, RuleSource};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
-pub fn explain(table: Option<PathBuf>, policy: &[PathBuf], host: &str, tool: &str, format: Format, command: &[String]) -> i32 {
+pub fn explain(
+    table: Option<PathBuf>,
+    policy: &[PathBuf],
+    host: &str,
+    tool: &str,
+    format: Format,
+    command: &[String],
+) -> i32 {
     if !crate::ir::is_known_host(host) {
-        eprintln!("polc: unknown host `{host}` (known: {})", crate::runtime::layers::known_hosts_list());
+        eprintln!(
+            "polc: unknown host `{host}` (known: {})",
+            crate::runtime::layers::known_hosts_list()
+        );
         return 2;
     }
     let text = command_text(command);
     let req = if tool == TOOL_BASH || tool.eq_ignore_ascii_case("bash") {
-        Request::Bash { command: text.clone() }
+        Request::Bash {
+            command: text.clone(),
+        }
     } else {
-        Request::Tool { tool: tool.to_string(), subject: text.clone(), input_text: text.clone() }
+        Request::Tool {
+            tool: tool.to_string(),
+            subject: text.clone(),
+            input_text: text.clone(),
+        }
     };
     // With --policy (or no compiled table), compile the sources in memory.
-    let use_sources = !policy.is_empty() || (table.is_none() && !Path::new("compiled/policy.bin").exists());
+    let use_sources =
+        !policy.is_empty() || (table.is_none() && !Path::new("compiled/policy.bin").exists());
     if use_sources {
         let sources = default_sources(policy);
         let (pol, _) = match crate::lower::load(&sources, Tier::Project, None) {
@@ -34,14 +51,22 @@ pub fn explain(table: Option<PathBuf>, policy: &[PathBuf], host: &str, tool: &st
         let compiled = match crate::compile::compile(&pol) {
             Ok(c) => c,
             Err(e) => {
-                eprintln!("polc: {} pattern(s) cannot be compiled; run `polc build` for details", e.len());
+                eprintln!(
+                    "polc: {} pattern(s) cannot be compiled; run `polc build` for details",
+                    e.len()
+                );
                 return 1;
             }
         };
-        let Ok(rules) = TableRules::new(|k| compiled.section(k)) else { return 2 };
+        let Ok(rules) = TableRules::new(|k| compiled.section(k)) else {
+            return 2;
+        };
         return report(&rules, host, &req, format, None);
     }
-    let layers = Layers::discover(Some(table.unwrap_or_else(|| PathBuf::from("compiled/policy.bin"))), None);
+    let layers = Layers::discover(
+        Some(table.unwrap_or_else(|| PathBuf::from("compiled/policy.bin"))),
+        None,
+    );
     match layers.load() {
         Loaded::NoTable => {
             eprintln!("polc: no table");
@@ -56,7 +81,11 @@ pub fn explain(table: Option<PathBuf>, policy: &[PathBuf], host: &str, tool: &st
             let Ok(u) = Union::new(&loaded) else { return 2 };
             // explain is run by a person: show the table's allows even when untrusted,
             // but say so.
-            let untrusted: Vec<String> = loaded.iter().filter(|l| !l.trusted).map(|l| l.spec.path.display().to_string()).collect();
+            let untrusted: Vec<String> = loaded
+                .iter()
+                .filter(|l| !l.trusted)
+                .map(|l| l.spec.path.display().to_string())
+                .collect();
             report(&u, host, &req, format, Some(untrusted))
         }
     }
@@ -72,7 +101,13 @@ fn rule_json(src: &dyn RuleSource, rule: u32) -> serde_json::Value {
     }
 }
 
-fn report(src: &dyn RuleSource, host: &str, req: &Request, format: Format, untrusted: Option<Vec<String>>) -> i32 {
+fn report(
+    src: &dyn RuleSource,
+    host: &str,
+    req: &Request,
+    format: Format,
+    untrusted: Option<Vec<String>>,
+) -> i32 {
     let out: Outcome = match decide(src, host, req) {
         Ok(o) => o,
         Err(_) => {
@@ -112,7 +147,10 @@ fn report(src: &dyn RuleSource, host: &str, req: &Request, format: Format, untru
             println!("decision: {}", out.decision);
             match (&out.cause, out.winner.and_then(|w| src.describe(w).ok())) {
                 (Cause::PossibleDeny { .. }, Some(d)) => {
-                    println!("because:  a word polc cannot know could make deny rule `{}` match", d.id);
+                    println!(
+                        "because:  a word polc cannot know could make deny rule `{}` match",
+                        d.id
+                    );
                     print_rule(&d);
                 }
                 (_, Some(d)) => {
@@ -122,14 +160,24 @@ fn report(src: &dyn RuleSource, host: &str, req: &Request, format: Format, untru
                 (Cause::Unattestable { construct }, None) => {
                     println!("because:  polc cannot attest this command: {construct}");
                 }
-                _ => println!("because:  no rule allows every segment; the host's own default applies"),
+                _ => println!(
+                    "because:  no rule allows every segment; the host's own default applies"
+                ),
             }
             if !out.segments.is_empty() {
                 println!("segments:");
                 for s in &out.segments {
-                    let extra = if s.unattestable.is_empty() { String::new() } else { format!("  (unattestable: {})", s.unattestable.join(", ")) };
+                    let extra = if s.unattestable.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  (unattestable: {})", s.unattestable.join(", "))
+                    };
                     let pad = "  ".repeat(s.depth as usize);
-                    let note = if s.deny_only { " [\\r read as a line break]" } else { "" };
+                    let note = if s.deny_only {
+                        " [\\r read as a line break]"
+                    } else {
+                        ""
+                    };
                     println!("  {pad}[{}] {}{extra}{note}", s.decision, s.text);
                 }
             }
@@ -138,7 +186,10 @@ fn report(src: &dyn RuleSource, host: &str, req: &Request, format: Format, untru
                 for (h, why) in &lost {
                     if let Ok(d) = src.describe(h.rule) {
                         let possibly = if h.possible { " (possibly)" } else { "" };
-                        println!("  {} ({}{possibly}) {}:{}:{} — {why}", d.id, d.verdict, d.source, d.line, d.column);
+                        println!(
+                            "  {} ({}{possibly}) {}:{}:{} — {why}",
+                            d.id, d.verdict, d.source, d.line, d.column
+                        );
                     }
                 }
             }

@@ -11,7 +11,11 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "polc", version, about = "A declarative policy compiler for AI coding agents' permission hooks")]
+#[command(
+    name = "polc",
+    version,
+    about = "A declarative policy compiler for AI coding agents' permission hooks"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -33,9 +37,7 @@ pub enum Command {
     },
     /// Run every inline example of the policy and report each failure with its location.
     #[cfg(feature = "compiler")]
-    Test {
-        sources: Vec<PathBuf>,
-    },
+    Test { sources: Vec<PathBuf> },
     /// Show the decision, the winning rule and why the other matching rules lost.
     #[cfg(feature = "compiler")]
     Explain {
@@ -87,14 +89,27 @@ pub fn run() -> i32 {
     };
     match cli.command {
         #[cfg(feature = "compiler")]
-        Command::Build { sources, output, check } => build::build(&sources, &output, check),
+        Command::Build {
+            sources,
+            output,
+            check,
+        } => build::build(&sources, &output, check),
         #[cfg(feature = "compiler")]
         Command::Test { sources } => build::test(&sources),
         #[cfg(feature = "compiler")]
-        Command::Explain { table, policy, host, tool, format, command } => {
-            explain::explain(table, &policy, &host, &tool, format, &command)
-        }
-        Command::Decide { table, host, command } => decide::decide(table, host, &command),
+        Command::Explain {
+            table,
+            policy,
+            host,
+            tool,
+            format,
+            command,
+        } => explain::explain(table, &policy, &host, &tool, format, &command),
+        Command::Decide {
+            table,
+            host,
+            command,
+        } => decide::decide(table, host, &command),
     }
 }
 

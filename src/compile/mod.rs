@@ -179,7 +179,7 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
                         p.kind
                     };
                     if let Some(sp) = SegPattern::compile(kind, &p.text, !allow) {
-                        let key = sp.first_word().map(|k| k.to_vec());
+                        let key = index_key(&sp.body).map(|k| k.to_vec());
                         let e = (key, r, sp.to_bytes());
                         if allow {
                             al.push(e);

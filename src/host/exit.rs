@@ -41,11 +41,17 @@ pub fn decide_exit(layers: &Layers, host: &str, req: &Request) -> (ExitCode, Opt
         Loaded::Unusable(why) => (ExitCode::Deny, Some(why)),
         Loaded::Ready(loaded) => {
             let Ok(u) = Union::new(&loaded) else {
-                return (ExitCode::Deny, Some("polc table is corrupt: run `polc build`".into()));
+                return (
+                    ExitCode::Deny,
+                    Some("polc table is corrupt: run `polc build`".into()),
+                );
             };
             match decide(&u, host, req) {
                 Ok(out) => (exit_for(out.decision, host), None),
-                Err(_) => (ExitCode::Deny, Some("polc table is corrupt: run `polc build`".into())),
+                Err(_) => (
+                    ExitCode::Deny,
+                    Some("polc table is corrupt: run `polc build`".into()),
+                ),
             }
         }
     }

@@ -61,34 +61,58 @@ impl Layers {
     pub fn discover(explicit: Option<PathBuf>, project_root: Option<PathBuf>) -> Layers {
         let root = project_root
             .filter(|p| !p.as_os_str().is_empty())
-            .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").filter(|v| !v.is_empty()).map(PathBuf::from))
+            .or_else(|| {
+                std::env::var_os("CLAUDE_PROJECT_DIR")
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+            })
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_else(|| PathBuf::from("."));
         let config_dir = trust::config_dir(Some(&root));
         let mut specs = Vec::new();
         if Path::new(MANAGED_TABLE).exists() {
-            specs.push(LayerSpec { tier: Tier::Managed, path: MANAGED_TABLE.into(), configured: false });
+            specs.push(LayerSpec {
+                tier: Tier::Managed,
+                path: MANAGED_TABLE.into(),
+                configured: false,
+            });
         }
         if let Some(cfg) = &config_dir {
             let p = cfg.join(USER_TABLE);
             if p.exists() {
-                specs.push(LayerSpec { tier: Tier::User, path: p, configured: false });
+                specs.push(LayerSpec {
+                    tier: Tier::User,
+                    path: p,
+                    configured: false,
+                });
             }
         }
         match explicit {
-            Some(p) => specs.push(LayerSpec { tier: Tier::Project, path: p, configured: true }),
+            Some(p) => specs.push(LayerSpec {
+                tier: Tier::Project,
+                path: p,
+                configured: true,
+            }),
             None => {
                 for rel in PROJECT_TABLES {
                     let p = root.join(rel);
                     // symlink_metadata: a dangling link still counts as "found" (and fails).
                     if std::fs::symlink_metadata(&p).is_ok() {
-                        specs.push(LayerSpec { tier: Tier::Project, path: p, configured: false });
+                        specs.push(LayerSpec {
+                            tier: Tier::Project,
+                            path: p,
+                            configured: false,
+                        });
                         break;
                     }
                 }
             }
         }
-        Layers { specs, config_dir, project_root: root }
+        Layers {
+            specs,
+            config_dir,
+            project_root: root,
+        }
     }
 
     pub fn load(&self) -> Loaded {
@@ -113,11 +137,16 @@ impl Layers {
             let trusted = match spec.tier {
                 Tier::Managed | Tier::User => true,
                 Tier::Project => {
-                    let digest = trust::table_digest(self.config_dir.as_deref(), &spec.path, table.bytes());
+                    let digest =
+                        trust::table_digest(self.config_dir.as_deref(), &spec.path, table.bytes());
                     trust::is_trusted(self.config_dir.as_deref(), &self.project_root, &digest)
                 }
             };
-            out.push(LoadedLayer { spec: spec.clone(), trusted, table });
+            out.push(LoadedLayer {
+                spec: spec.clone(),
+                trusted,
+                table,
+            });
         }
         Loaded::Ready(out)
     }
@@ -164,13 +193,22 @@ impl RuleSource for Union<'_> {
     }
     fn score(&self, rule: u32) -> Result<Score, Corrupt> {
         let (t, r, tier, _) = self.part(rule)?;
-        Ok(Score { tier, ..t.score(r)? })
+        Ok(Score {
+            tier,
+            ..t.score(r)?
+        })
     }
     fn describe(&self, rule: u32) -> Result<RuleDesc, Corrupt> {
         let (t, r, _, _) = self.part(rule)?;
         t.describe(r)
     }
-    fn match_segment(&self, reading: &[u8], allow: bool, host: &str, f: &mut dyn FnMut(u32, Match)) -> Result<(), Corrupt> {
+    fn match_segment(
+        &self,
+        reading: &[u8],
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match),
+    ) -> Result<(), Corrupt> {
         for (t, off, _, trusted) in &self.parts {
             if allow && !trusted {
                 continue;
@@ -179,7 +217,14 @@ impl RuleSource for Union<'_> {
         }
         Ok(())
     }
-    fn match_content(&self, tool: &str, texts: &[&[u8]], allow: bool, host: &str, f: &mut dyn FnMut(u32)) -> Result<(), Corrupt> {
+    fn match_content(
+        &self,
+        tool: &str,
+        texts: &[&[u8]],
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
         for (t, off, _, trusted) in &self.parts {
             if allow && !trusted {
                 continue;
@@ -188,7 +233,13 @@ impl RuleSource for Union<'_> {
         }
         Ok(())
     }
-    fn match_tool(&self, tool: &str, subject: &str, host: &str, f: &mut dyn FnMut(u32, Match)) -> Result<(), Corrupt> {
+    fn match_tool(
+        &self,
+        tool: &str,
+        subject: &str,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match),
+    ) -> Result<(), Corrupt> {
         for (t, off, _, trusted) in &self.parts {
             let mut err = Ok(());
             t.match_tool(tool, subject, host, &mut |r, m| {

@@ -5,7 +5,7 @@
 
 use super::{Corrupt, RuleDesc, RuleSource, Score};
 use crate::ir::{PatternKind, Tier, Verdict};
-use crate::pattern::{self, Match, WILD};
+use crate::pattern::{self, Match, STAR, WILD};
 
 /// Section kinds (the table module stores them opaquely).
 pub const SEC_STRINGS: u32 = 1;
@@ -17,6 +17,40 @@ pub const SEC_AL_INDEX: u32 = 6;
 pub const SEC_CONTENT: u32 = 7;
 pub const SEC_REGEX: u32 = 8;
 pub const SEC_TOOLPATS: u32 = 9;
+/// Optional (older tables lack it): the content-literal hash index, see [`content_index`].
+pub const SEC_CONTENT_INDEX: u32 = 10;
+
+/// Index keys hold up to this many leading literal words of a segment pattern, so a
+/// lookup for `git status --short` reads only the groups `git`, `git status` and
+/// `git status --short`, not every `git` rule.
+pub const KEY_WORDS: usize = 3;
+
+/// The index key of a compiled segment pattern body: its leading *complete* literal words
+/// (no `*`, followed by a space or by the end of the body), at most [`KEY_WORDS`]. `None`:
+/// the first word is not literal, the pattern goes to the wild group (scanned always).
+///
+/// Why this is sound: if the pattern matches a reading without unknown bytes, the reading
+/// starts with those words, each followed by a space or the end of the reading (a body's
+/// last word is followed, in the reading, by the end (exact) or by a space or the end
+/// (tail)). So the reading's first `k` space-separated tokens equal the key.
+pub fn index_key(body: &[u8]) -> Option<&[u8]> {
+    let mut end = None;
+    let mut start = 0;
+    for _ in 0..KEY_WORDS {
+        let rel = body[start..].iter().position(|&b| b == b' ');
+        let stop = rel.map(|r| start + r).unwrap_or(body.len());
+        let w = &body[start..stop];
+        if w.is_empty() || w.contains(&STAR) {
+            break;
+        }
+        end = Some(stop);
+        match rel {
+            Some(_) => start = stop + 1,
+            None => break,
+        }
+    }
+    end.map(|e| &body[..e])
+}
 
 /// u32 words per rule record.
 pub const RULE_WORDS: usize = 18;
@@ -164,11 +198,12 @@ impl<'a> TableRules<'a> {
                 word(pats, e * PAT_WORDS + 1)?,
                 word(pats, e * PAT_WORDS + 2)?,
             )?;
-            if !self.host_ok(rule, host)? {
-                continue;
-            }
+            // Match first: the rule record (host mask) is read only for the few that match,
+            // so a scan touches the pattern bytes, not the rule records of the whole group.
             if let Some(m) = pattern::match_bytes(p, reading) {
-                f(rule, m);
+                if self.host_ok(rule, host)? {
+                    f(rule, m);
+                }
             }
         }
         Ok(())
@@ -230,36 +265,58 @@ impl RuleSource for TableRules<'_> {
         let groups = word(idx, 0)?;
         let (ws, wc) = (word(idx, 1)?, word(idx, 2)?);
         self.scan_group(pats, ws, wc, reading, host, f)?;
-        let key_end = reading
-            .iter()
-            .position(|&b| b == b' ')
-            .unwrap_or(reading.len());
-        let key = &reading[..key_end];
-        let group = |g: u32| -> Result<(u32, u32, u32, u32), Corrupt> {
+        let group = |g: u32| -> Result<(&[u8], u32, u32), Corrupt> {
             let base = 3 + g as usize * GROUP_WORDS;
             Ok((
-                word(idx, base)?,
-                word(idx, base + 1)?,
+                slice(self.strings, word(idx, base)?, word(idx, base + 1)?)?,
                 word(idx, base + 2)?,
                 word(idx, base + 3)?,
             ))
         };
-        if key.contains(&WILD) {
-            // The program itself is unknown: every group may match.
-            for g in 0..groups {
-                let (_, _, s, c) = group(g)?;
-                self.scan_group(pats, s, c, reading, host, f)?;
+        // The reading's first k tokens, k = 1..=KEY_WORDS: one binary search each. Groups
+        // are sorted by key bytes, so the keys extending a prefix form one run.
+        let first_at_least = |key: &[u8]| -> Result<u32, Corrupt> {
+            let (mut lo, mut hi) = (0u32, groups);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if group(mid)?.0 < key {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
             }
-            return Ok(());
-        }
-        let (mut lo, mut hi) = (0u32, groups);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let (ko, kl, s, c) = group(mid)?;
-            match slice(self.strings, ko, kl)?.cmp(key) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return self.scan_group(pats, s, c, reading, host, f),
+            Ok(lo)
+        };
+        let mut start = 0usize;
+        for _ in 0..KEY_WORDS {
+            let rel = reading[start..].iter().position(|&b| b == b' ');
+            let stop = rel.map(|r| start + r).unwrap_or(reading.len());
+            if reading[start..stop].contains(&WILD) {
+                // This word is unknown: every group extending the known words may match
+                // (for the first word, every group).
+                let known = &reading[..start];
+                let mut g = first_at_least(known)?;
+                while g < groups {
+                    let (k, s, c) = group(g)?;
+                    if !k.starts_with(known) {
+                        break;
+                    }
+                    self.scan_group(pats, s, c, reading, host, f)?;
+                    g += 1;
+                }
+                return Ok(());
+            }
+            let key = &reading[..stop];
+            let g = first_at_least(key)?;
+            if g < groups {
+                let (k, s, c) = group(g)?;
+                if k == key {
+                    self.scan_group(pats, s, c, reading, host, f)?;
+                }
+            }
+            match rel {
+                Some(_) => start = stop + 1,
+                None => break,
             }
         }
         Ok(())

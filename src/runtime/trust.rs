@@ -24,11 +24,19 @@ pub fn passwd_home() -> Option<PathBuf> {
         let mut pwd: libc::passwd = std::mem::zeroed();
         let mut buf = vec![0 as libc::c_char; 4096];
         let mut result: *mut libc::passwd = std::ptr::null_mut();
-        let rc = libc::getpwuid_r(libc::getuid(), &mut pwd, buf.as_mut_ptr(), buf.len(), &mut result);
+        let rc = libc::getpwuid_r(
+            libc::getuid(),
+            &mut pwd,
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut result,
+        );
         if rc != 0 || result.is_null() || pwd.pw_dir.is_null() {
             return None;
         }
-        let dir = std::ffi::CStr::from_ptr(pwd.pw_dir).to_string_lossy().into_owned();
+        let dir = std::ffi::CStr::from_ptr(pwd.pw_dir)
+            .to_string_lossy()
+            .into_owned();
         if dir.is_empty() {
             None
         } else {
@@ -58,7 +66,9 @@ pub fn canon(p: &Path) -> PathBuf {
         if p.is_absolute() {
             p.to_path_buf()
         } else {
-            std::env::current_dir().map(|c| c.join(p)).unwrap_or_else(|_| p.to_path_buf())
+            std::env::current_dir()
+                .map(|c| c.join(p))
+                .unwrap_or_else(|_| p.to_path_buf())
         }
     })
 }
@@ -68,7 +78,16 @@ fn hex(b: &[u8]) -> String {
 }
 
 fn stat_key(md: &std::fs::Metadata) -> String {
-    format!("{}:{}:{}:{}.{}:{}.{}", md.dev(), md.ino(), md.size(), md.mtime(), md.mtime_nsec(), md.ctime(), md.ctime_nsec())
+    format!(
+        "{}:{}:{}:{}.{}:{}.{}",
+        md.dev(),
+        md.ino(),
+        md.size(),
+        md.mtime(),
+        md.mtime_nsec(),
+        md.ctime(),
+        md.ctime_nsec()
+    )
 }
 
 /// SHA-256 of `bytes` (the table as mapped), cached per file version in the config dir.
@@ -116,12 +135,21 @@ fn append_line(path: &Path, line: &str, cap: usize) -> std::io::Result<()> {
 pub fn is_trusted(config: Option<&Path>, root: &Path, digest: &str) -> bool {
     let Some(cfg) = config else { return false };
     let root = canon(root);
-    let Ok(text) = std::fs::read_to_string(cfg.join(TRUST_FILE)) else { return false };
-    text.lines().any(|l| l.split_once('\t').is_some_and(|(h, r)| h == digest && Path::new(r) == root))
+    let Ok(text) = std::fs::read_to_string(cfg.join(TRUST_FILE)) else {
+        return false;
+    };
+    text.lines().any(|l| {
+        l.split_once('\t')
+            .is_some_and(|(h, r)| h == digest && Path::new(r) == root)
+    })
 }
 
 /// Record a table as trusted for a root (called by `polc trust` after confirmation).
 pub fn record(config: &Path, root: &Path, digest: &str) -> std::io::Result<()> {
     let root = canon(root);
-    append_line(&config.join(TRUST_FILE), &format!("{digest}\t{}", root.display()), 10_000)
+    append_line(
+        &config.join(TRUST_FILE),
+        &format!("{digest}\t{}", root.display()),
+        10_000,
+    )
 }
