@@ -106,6 +106,8 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
     let mut content = Vec::new();
     let mut regex = Vec::new();
     let mut toolpats = Vec::new();
+    // (content entry, guard literals) for the content index.
+    let mut guards: Vec<(u32, Option<Vec<Vec<u8>>>)> = Vec::new();
     let mut errors = Vec::new();
     for (ri, rule) in policy.rules.iter().enumerate() {
         let r = ri as u32;
@@ -154,6 +156,10 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
             match p.kind {
                 PatternKind::Contains => {
                     let (o, l) = strings.add(p.text.as_bytes());
+                    guards.push((
+                        (content.len() / 16) as u32,
+                        Some(vec![p.text.as_bytes().to_vec()]),
+                    ));
                     push_u32s(&mut content, &[r, p.kind as u32, o, l]);
                 }
                 PatternKind::Regex => match crate::content::build_regex_dfa(&p.text) {
@@ -163,6 +169,10 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
                         }
                         let o = regex.len() as u32;
                         regex.extend_from_slice(&dfa);
+                        guards.push((
+                            (content.len() / 16) as u32,
+                            crate::content::regex_guards(&p.text),
+                        ));
                         push_u32s(&mut content, &[r, p.kind as u32, o, dfa.len() as u32]);
                     }
                     Err(message) => errors.push(CompileError {
@@ -204,6 +214,7 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
     if !errors.is_empty() {
         return Err(errors);
     }
+    let content_idx = content_index::build(&guards, |b| strings.add(b));
     let (da_pats, da_idx) = index(&mut strings, da);
     let (al_pats, al_idx) = index(&mut strings, al);
     let mut counts = BTreeMap::new();
@@ -221,6 +232,7 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
             (SEC_CONTENT, content),
             (SEC_REGEX, regex),
             (SEC_TOOLPATS, toolpats),
+            (SEC_CONTENT_INDEX, content_idx),
         ],
         counts,
     })

@@ -126,6 +126,8 @@ pub struct TableRules<'a> {
     content: &'a [u8],
     regex: &'a [u8],
     toolpats: &'a [u8],
+    /// Empty when the table predates the index: content entries are then scanned linearly.
+    content_idx: &'a [u8],
 }
 
 fn word(sec: &[u8], i: usize) -> Result<u32, Corrupt> {
@@ -152,6 +154,7 @@ impl<'a> TableRules<'a> {
             content: get(SEC_CONTENT).ok_or(Corrupt)?,
             regex: get(SEC_REGEX).ok_or(Corrupt)?,
             toolpats: get(SEC_TOOLPATS).ok_or(Corrupt)?,
+            content_idx: get(SEC_CONTENT_INDEX).unwrap_or(&[]),
         })
     }
 
@@ -176,6 +179,69 @@ impl<'a> TableRules<'a> {
 
     fn host_ok(&self, rule: u32, host: &str) -> Result<bool, Corrupt> {
         Ok(host_applies(self.rw(rule, 4)?, host))
+    }
+
+    /// Content entries one by one (tables built before the content index).
+    fn match_content_linear(
+        &self,
+        tool: &str,
+        texts: &[&[u8]],
+        allow: bool,
+        host: &str,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        let n = self.content.len() / (ENTRY_WORDS * 4);
+        for e in 0..n {
+            self.content_entry(e, tool, texts, allow, host, false, f)?;
+        }
+        Ok(())
+    }
+
+    /// Test content entry `e`. `literal_found`: the index already saw its literal in a text
+    /// (a `contains` entry then matches without searching again).
+    #[allow(clippy::too_many_arguments)]
+    fn content_entry(
+        &self,
+        e: usize,
+        tool: &str,
+        texts: &[&[u8]],
+        allow: bool,
+        host: &str,
+        literal_found: bool,
+        f: &mut dyn FnMut(u32),
+    ) -> Result<(), Corrupt> {
+        let rule = word(self.content, e * ENTRY_WORDS)?;
+        if (self.verdict(rule)? == Verdict::Allow) != allow || !self.host_ok(rule, host)? {
+            return Ok(());
+        }
+        if !tool_matches(self.rule_str(rule, 5)?, tool, allow) {
+            return Ok(());
+        }
+        let kind = word(self.content, e * ENTRY_WORDS + 1)?;
+        let (off, len) = (
+            word(self.content, e * ENTRY_WORDS + 2)?,
+            word(self.content, e * ENTRY_WORDS + 3)?,
+        );
+        let hit = if kind == PatternKind::Contains as u32 {
+            let lit = slice(self.strings, off, len)?;
+            literal_found || texts.iter().any(|t| memchr::memmem::find(t, lit).is_some())
+        } else if kind == PatternKind::Regex as u32 {
+            let dfa = slice(self.regex, off, len)?;
+            let mut any = false;
+            for t in texts {
+                if crate::content::regex_dfa_is_match(dfa, t).ok_or(Corrupt)? {
+                    any = true;
+                    break;
+                }
+            }
+            any
+        } else {
+            return Err(Corrupt);
+        };
+        if hit {
+            f(rule);
+        }
+        Ok(())
     }
 
     fn scan_group(
@@ -330,39 +396,18 @@ impl RuleSource for TableRules<'_> {
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
+        if self.content_idx.is_empty() {
+            return self.match_content_linear(tool, texts, allow, host, f);
+        }
         let n = self.content.len() / (ENTRY_WORDS * 4);
-        for e in 0..n {
-            let rule = word(self.content, e * ENTRY_WORDS)?;
-            if (self.verdict(rule)? == Verdict::Allow) != allow || !self.host_ok(rule, host)? {
-                continue;
-            }
-            if !tool_matches(self.rule_str(rule, 5)?, tool, allow) {
-                continue;
-            }
-            let kind = word(self.content, e * ENTRY_WORDS + 1)?;
-            let (off, len) = (
-                word(self.content, e * ENTRY_WORDS + 2)?,
-                word(self.content, e * ENTRY_WORDS + 3)?,
-            );
-            let hit = if kind == PatternKind::Contains as u32 {
-                let lit = slice(self.strings, off, len)?;
-                texts.iter().any(|t| memchr::memmem::find(t, lit).is_some())
-            } else if kind == PatternKind::Regex as u32 {
-                let dfa = slice(self.regex, off, len)?;
-                let mut any = false;
-                for t in texts {
-                    if crate::content::regex_dfa_is_match(dfa, t).ok_or(Corrupt)? {
-                        any = true;
-                        break;
-                    }
-                }
-                any
-            } else {
+        let mut cands = content_index::candidates(self.content_idx, self.strings, texts)?;
+        cands.sort_unstable();
+        cands.dedup();
+        for e in cands {
+            if e as usize >= n {
                 return Err(Corrupt);
-            };
-            if hit {
-                f(rule);
             }
+            self.content_entry(e as usize, tool, texts, allow, host, true, f)?;
         }
         Ok(())
     }
@@ -412,5 +457,133 @@ pub fn tool_pattern_match(
         PatternKind::Glob => pattern::match_bytes(text, s),
         PatternKind::Specifier => (!allow).then_some(Match::Possible),
         PatternKind::Contains | PatternKind::Regex => None,
+    }
+}
+
+/// The content index (section [`SEC_CONTENT_INDEX`]): which content entries can match a
+/// text, found without looking at every entry.
+///
+/// Every entry has *guard* literals, one of which occurs in any text it matches: a
+/// `contains` entry's own literal; a regex's required prefixes (extracted at build time), or
+/// no guard (the regex always runs). Guards of 4 bytes or more go into a hash table on their
+/// first 4 bytes; shorter ones, and unguarded regexes, into a short list. Layout, u32 words:
+///
+/// ```text
+/// nbuckets (a power of two, or 0)   nshort
+/// nshort × (entry, offset, length)        length = NO_GUARD: always a candidate
+/// (nbuckets + 1) × bucket start           into the bucket entries
+/// bucket entries × (entry, offset, length)
+/// ```
+///
+/// A lookup hashes each 4-byte window of each text and checks that bucket's guards: the
+/// work is proportional to the text, and the pages touched to the buckets it hashes to.
+pub mod content_index {
+    use super::{slice, word, Corrupt};
+
+    pub const NO_GUARD: u32 = u32::MAX;
+    pub const GUARD_WORDS: usize = 3;
+
+    pub fn hash4(b: &[u8]) -> u32 {
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]]).wrapping_mul(0x9E37_79B1)
+    }
+
+    pub fn bucket(h: u32, nbuckets: u32) -> u32 {
+        // nbuckets is a power of two ≥ 1: take the high bits.
+        if nbuckets <= 1 {
+            0
+        } else {
+            h >> (32 - nbuckets.trailing_zeros())
+        }
+    }
+
+    /// Build the section from (entry, guards); `None` guards: always a candidate.
+    /// Guard bytes go to `strings` through `add`.
+    pub fn build(
+        entries: &[(u32, Option<Vec<Vec<u8>>>)],
+        mut add: impl FnMut(&[u8]) -> (u32, u32),
+    ) -> Vec<u8> {
+        let mut short: Vec<[u32; 3]> = Vec::new();
+        let mut long: Vec<(u32, [u32; 3])> = Vec::new();
+        for (e, guards) in entries {
+            match guards {
+                None => short.push([*e, 0, NO_GUARD]),
+                Some(gs) => {
+                    for g in gs {
+                        let (o, l) = add(g);
+                        if g.len() >= 4 {
+                            long.push((hash4(g), [*e, o, l]));
+                        } else {
+                            short.push([*e, o, l]);
+                        }
+                    }
+                }
+            }
+        }
+        let nb = if long.is_empty() {
+            0
+        } else {
+            (long.len() * 2).next_power_of_two() as u32
+        };
+        let mut buckets: Vec<Vec<[u32; 3]>> = vec![Vec::new(); nb as usize];
+        for (h, g) in long {
+            buckets[bucket(h, nb) as usize].push(g);
+        }
+        let mut w: Vec<u32> = vec![nb, short.len() as u32];
+        for g in &short {
+            w.extend_from_slice(g);
+        }
+        let mut at = 0u32;
+        for b in &buckets {
+            w.push(at);
+            at += b.len() as u32;
+        }
+        w.push(at);
+        for b in &buckets {
+            for g in b {
+                w.extend_from_slice(g);
+            }
+        }
+        w.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    /// Content entries that may match one of `texts` (with repeats).
+    pub fn candidates(idx: &[u8], strings: &[u8], texts: &[&[u8]]) -> Result<Vec<u32>, Corrupt> {
+        let nb = word(idx, 0)?;
+        let nshort = word(idx, 1)? as usize;
+        if nb != 0 && !nb.is_power_of_two() {
+            return Err(Corrupt);
+        }
+        let mut out = Vec::new();
+        for i in 0..nshort {
+            let base = 2 + i * GUARD_WORDS;
+            let (e, o, l) = (word(idx, base)?, word(idx, base + 1)?, word(idx, base + 2)?);
+            if l == NO_GUARD {
+                out.push(e);
+                continue;
+            }
+            let lit = slice(strings, o, l)?;
+            if texts.iter().any(|t| memchr::memmem::find(t, lit).is_some()) {
+                out.push(e);
+            }
+        }
+        if nb == 0 {
+            return Ok(out);
+        }
+        let starts = 2 + nshort.checked_mul(GUARD_WORDS).ok_or(Corrupt)?;
+        let ents = starts + nb as usize + 1;
+        for t in texts {
+            for i in 0..t.len().saturating_sub(3) {
+                let b = bucket(hash4(&t[i..i + 4]), nb) as usize;
+                let (s, end) = (word(idx, starts + b)?, word(idx, starts + b + 1)?);
+                for g in s..end {
+                    let base = ents + g as usize * GUARD_WORDS;
+                    let lit = slice(strings, word(idx, base + 1)?, word(idx, base + 2)?)?;
+                    if t[i..].starts_with(lit) {
+                        out.push(word(idx, base)?);
+                    }
+                }
+            }
+        }
+        Ok(out)
     }
 }

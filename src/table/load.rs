@@ -306,7 +306,16 @@ impl Table {
             None
         };
         let storage = match mapped {
-            Some(m) => Storage::Map(m),
+            Some(m) => {
+                // A decision reads a few scattered pages; without this hint the kernel maps
+                // the pages (or whole large folios) around each fault, so the resident size
+                // grows with the table, not with what is read. Best effort.
+                // The map is 2 MiB-aligned and the page cache may hold the file in large
+                // folios: without NoHugePage one touch maps 2 MiB at once.
+                let _ = m.advise(memmap2::Advice::Random);
+                let _ = m.advise(memmap2::Advice::NoHugePage);
+                Storage::Map(m)
+            }
             None => aligned_read(&mut f, size as usize).map_err(|e| {
                 if e.kind() == std::io::ErrorKind::UnexpectedEof {
                     LoadError::Truncated { len: 0, need: size }
