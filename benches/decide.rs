@@ -25,9 +25,14 @@ fn sizes() -> Vec<usize> {
 
 /// Lower + compile + encode (what `polc build` does, minus examples and the write).
 fn build(text: &str) -> Vec<u8> {
-    let (policy, _) = polc::lower::load_str("gen.pol", text, Tier::Project).expect("generated policy lowers");
+    let (policy, _) =
+        polc::lower::load_str("gen.pol", text, Tier::Project).expect("generated policy lowers");
     let compiled = polc::compile::compile(&policy).expect("generated policy compiles");
-    let sections: Vec<(u32, &[u8])> = compiled.sections.iter().map(|(k, v)| (*k, v.as_slice())).collect();
+    let sections: Vec<(u32, &[u8])> = compiled
+        .sections
+        .iter()
+        .map(|(k, v)| (*k, v.as_slice()))
+        .collect();
     polc::table::encode(&policy.sources, &compiled.counts, &sections)
 }
 
@@ -51,12 +56,21 @@ fn fixtures(dir: &Path) -> Vec<Fixture> {
 }
 
 fn commands() -> Vec<(&'static str, String)> {
-    let long = format!("git commit -m '{}'", "fix the parser and add tests ".repeat(400));
+    let long = format!(
+        "git commit -m '{}'",
+        "fix the parser and add tests ".repeat(400)
+    );
     let long = long[..10_000.min(long.len())].to_string() + "'";
     vec![
         ("1seg", "git status".to_string()),
-        ("5seg", "git status && cargo build --release | tee log.txt; ls -la src && npm test".to_string()),
-        ("subst", "echo $(git rev-parse HEAD) && kubectl get pods".to_string()),
+        (
+            "5seg",
+            "git status && cargo build --release | tee log.txt; ls -la src && npm test".to_string(),
+        ),
+        (
+            "subst",
+            "echo $(git rev-parse HEAD) && kubectl get pods".to_string(),
+        ),
         ("long10k", long),
     ]
 }
@@ -68,7 +82,8 @@ fn benches(c: &mut Criterion) {
     let fx = fixtures(dir.path());
 
     let mut g = c.benchmark_group("decide");
-    g.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    g.warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
     for f in &fx {
         let t = Table::open_with_cache(&f.path, None).expect("open");
         let rules = TableRules::new(|k| t.section(k)).expect("sections");
@@ -90,35 +105,49 @@ fn benches(c: &mut Criterion) {
     g.finish();
 
     let mut g = c.benchmark_group("load");
-    g.warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    g.warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
     for f in &fx {
         // First open of a file version: map + full CRC-32C + structure checks.
         g.bench_with_input(BenchmarkId::new("first_open_crc", f.n), &f.path, |b, p| {
             b.iter(|| {
                 let t = Table::open_with_cache(p, None).expect("open");
-                TableRules::new(|k| t.section(k)).expect("sections").rule_count()
+                TableRules::new(|k| t.section(k))
+                    .expect("sections")
+                    .rule_count()
             })
         });
         // Later opens: the integrity cache holds the key, so no CRC.
         Table::open_with_cache(&f.path, Some(&cache)).expect("record");
         let t = Table::open_with_cache(&f.path, Some(&cache)).expect("open");
-        assert_eq!(t.integrity(), Integrity::Cached, "cache should hit for {}", f.n);
+        assert_eq!(
+            t.integrity(),
+            Integrity::Cached,
+            "cache should hit for {}",
+            f.n
+        );
         drop(t);
         g.bench_with_input(BenchmarkId::new("cached_open", f.n), &f.path, |b, p| {
             b.iter(|| {
                 let t = Table::open_with_cache(p, Some(&cache)).expect("open");
-                TableRules::new(|k| t.section(k)).expect("sections").rule_count()
+                TableRules::new(|k| t.section(k))
+                    .expect("sections")
+                    .rule_count()
             })
         });
     }
     g.finish();
 
     let mut g = c.benchmark_group("build");
-    g.sample_size(10).warm_up_time(Duration::from_millis(100)).measurement_time(Duration::from_secs(3));
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(100))
+        .measurement_time(Duration::from_secs(3));
     for f in &fx {
-        g.bench_with_input(BenchmarkId::new("lower_compile_encode", f.n), &f.text, |b, text| {
-            b.iter(|| build(text).len())
-        });
+        g.bench_with_input(
+            BenchmarkId::new("lower_compile_encode", f.n),
+            &f.text,
+            |b, text| b.iter(|| build(text).len()),
+        );
     }
     g.finish();
 }

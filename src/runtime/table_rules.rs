@@ -19,6 +19,12 @@ pub const SEC_REGEX: u32 = 8;
 pub const SEC_TOOLPATS: u32 = 9;
 /// Optional (older tables lack it): the content-literal hash index, see [`content_index`].
 pub const SEC_CONTENT_INDEX: u32 = 10;
+/// Optional: hash tables over the deny/ask and allow index keys, see [`key_hash`].
+pub const SEC_DA_HASH: u32 = 11;
+pub const SEC_AL_HASH: u32 = 12;
+/// Optional: tool-pattern entries grouped by the rule's tool name (same layout as a segment
+/// index: group count, wild start, wild count, then key offset/length, start, count).
+pub const SEC_TOOL_INDEX: u32 = 13;
 
 /// Index keys hold up to this many leading literal words of a segment pattern, so a
 /// lookup for `git status --short` reads only the groups `git`, `git status` and
@@ -128,6 +134,9 @@ pub struct TableRules<'a> {
     toolpats: &'a [u8],
     /// Empty when the table predates the index: content entries are then scanned linearly.
     content_idx: &'a [u8],
+    da_hash: &'a [u8],
+    al_hash: &'a [u8],
+    tool_idx: &'a [u8],
 }
 
 fn word(sec: &[u8], i: usize) -> Result<u32, Corrupt> {
@@ -155,6 +164,9 @@ impl<'a> TableRules<'a> {
             regex: get(SEC_REGEX).ok_or(Corrupt)?,
             toolpats: get(SEC_TOOLPATS).ok_or(Corrupt)?,
             content_idx: get(SEC_CONTENT_INDEX).unwrap_or(&[]),
+            da_hash: get(SEC_DA_HASH).unwrap_or(&[]),
+            al_hash: get(SEC_AL_HASH).unwrap_or(&[]),
+            tool_idx: get(SEC_TOOL_INDEX).unwrap_or(&[]),
         })
     }
 
@@ -322,10 +334,10 @@ impl RuleSource for TableRules<'_> {
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
-        let (pats, idx) = if allow {
-            (self.al_pats, self.al_idx)
+        let (pats, idx, hash) = if allow {
+            (self.al_pats, self.al_idx, self.al_hash)
         } else {
-            (self.da_pats, self.da_idx)
+            (self.da_pats, self.da_idx, self.da_hash)
         };
         // Index layout: group count, wild-group start, wild-group count, then groups.
         let groups = word(idx, 0)?;
@@ -373,11 +385,31 @@ impl RuleSource for TableRules<'_> {
                 return Ok(());
             }
             let key = &reading[..stop];
-            let g = first_at_least(key)?;
-            if g < groups {
-                let (k, s, c) = group(g)?;
-                if k == key {
-                    self.scan_group(pats, s, c, reading, host, f)?;
+            if hash.is_empty() {
+                let g = first_at_least(key)?;
+                if g < groups {
+                    let (k, s, c) = group(g)?;
+                    if k == key {
+                        self.scan_group(pats, s, c, reading, host, f)?;
+                    }
+                }
+            } else {
+                // One bucket instead of a binary search over every key.
+                let nb = word(hash, 0)?;
+                if nb == 0 || !nb.is_power_of_two() {
+                    return Err(Corrupt);
+                }
+                let b = key_hash::bucket(key, nb) as usize;
+                for i in word(hash, 1 + b)?..word(hash, 2 + b)? {
+                    let g = word(hash, 2 + nb as usize + i as usize)?;
+                    if g >= groups {
+                        return Err(Corrupt);
+                    }
+                    let (k, s, c) = group(g)?;
+                    if k == key {
+                        self.scan_group(pats, s, c, reading, host, f)?;
+                        break;
+                    }
                 }
             }
             match rel {
@@ -419,23 +451,76 @@ impl RuleSource for TableRules<'_> {
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
-        let n = self.toolpats.len() / (ENTRY_WORDS * 4);
-        for e in 0..n {
-            let rule = word(self.toolpats, e * ENTRY_WORDS)?;
-            let allow = self.verdict(rule)? == Verdict::Allow;
-            if !self.host_ok(rule, host)? || !tool_matches(self.rule_str(rule, 5)?, tool, allow) {
-                continue;
+        let idx = self.tool_idx;
+        if idx.is_empty() {
+            let n = self.toolpats.len() / (ENTRY_WORDS * 4);
+            for e in 0..n {
+                self.tool_entry(e, tool, subject, host, f)?;
             }
-            let kind = PatternKind::from_u8(word(self.toolpats, e * ENTRY_WORDS + 1)? as u8)
-                .ok_or(Corrupt)?;
-            let text = slice(
-                self.strings,
-                word(self.toolpats, e * ENTRY_WORDS + 2)?,
-                word(self.toolpats, e * ENTRY_WORDS + 3)?,
-            )?;
-            if let Some(m) = tool_pattern_match(kind, text, subject, allow) {
-                f(rule, m);
+            return Ok(());
+        }
+        let scan = |start: u32, count: u32, f: &mut dyn FnMut(u32, Match)| {
+            for e in start..start.checked_add(count).ok_or(Corrupt)? {
+                self.tool_entry(e as usize, tool, subject, host, f)?;
             }
+            Ok::<(), Corrupt>(())
+        };
+        let groups = word(idx, 0)?;
+        scan(word(idx, 1)?, word(idx, 2)?, f)?;
+        let find = |key: &[u8], f: &mut dyn FnMut(u32, Match)| {
+            let (mut lo, mut hi) = (0u32, groups);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                let base = 3 + mid as usize * GROUP_WORDS;
+                let k = slice(self.strings, word(idx, base)?, word(idx, base + 1)?)?;
+                match k.cmp(key) {
+                    std::cmp::Ordering::Less => lo = mid + 1,
+                    std::cmp::Ordering::Greater => hi = mid,
+                    std::cmp::Ordering::Equal => {
+                        return scan(word(idx, base + 2)?, word(idx, base + 3)?, f);
+                    }
+                }
+            }
+            Ok::<(), Corrupt>(())
+        };
+        // Rules naming this tool exactly, and (MCP) rules naming a whole server: every
+        // prefix of the tool name that ends before a `__` (see `tool_matches`).
+        let t = tool.as_bytes();
+        find(t, f)?;
+        if t.starts_with(b"mcp__") {
+            for i in 5..t.len() {
+                if t[i..].starts_with(b"__") {
+                    find(&t[..i], f)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl TableRules<'_> {
+    fn tool_entry(
+        &self,
+        e: usize,
+        tool: &str,
+        subject: &str,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match),
+    ) -> Result<(), Corrupt> {
+        let rule = word(self.toolpats, e * ENTRY_WORDS)?;
+        let allow = self.verdict(rule)? == Verdict::Allow;
+        if !self.host_ok(rule, host)? || !tool_matches(self.rule_str(rule, 5)?, tool, allow) {
+            return Ok(());
+        }
+        let kind =
+            PatternKind::from_u8(word(self.toolpats, e * ENTRY_WORDS + 1)? as u8).ok_or(Corrupt)?;
+        let text = slice(
+            self.strings,
+            word(self.toolpats, e * ENTRY_WORDS + 2)?,
+            word(self.toolpats, e * ENTRY_WORDS + 3)?,
+        )?;
+        if let Some(m) = tool_pattern_match(kind, text, subject, allow) {
+            f(rule, m);
         }
         Ok(())
     }
@@ -585,5 +670,208 @@ pub mod content_index {
             }
         }
         Ok(out)
+    }
+}
+
+/// Hash tables over a segment index's group keys (sections [`SEC_DA_HASH`], [`SEC_AL_HASH`]),
+/// so finding the group of a known key costs one bucket, not a binary search. Layout, u32
+/// words: `nbuckets` (a power of two ≥ 1), `nbuckets + 1` bucket starts, then group numbers.
+/// Range scans (a word polc cannot know) still use the sorted groups.
+pub mod key_hash {
+    pub fn bucket(key: &[u8], nbuckets: u32) -> u32 {
+        (crate::ir::fnv1a64(key) >> 32) as u32 & (nbuckets - 1)
+    }
+
+    /// Build the section for group keys in group order.
+    pub fn build(keys: &[&[u8]]) -> Vec<u8> {
+        let nb = (keys.len().max(1)).next_power_of_two() as u32;
+        let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); nb as usize];
+        for (g, k) in keys.iter().enumerate() {
+            buckets[bucket(k, nb) as usize].push(g as u32);
+        }
+        let mut w = vec![nb];
+        let mut at = 0u32;
+        for b in &buckets {
+            w.push(at);
+            at += b.len() as u32;
+        }
+        w.push(at);
+        for b in &buckets {
+            w.extend_from_slice(b);
+        }
+        w.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+}
+
+#[cfg(all(test, feature = "compiler"))]
+mod index_tests {
+    //! The indexes (multi-word keys, key hashes, content index, tool index) must not change
+    //! a decision: compare the indexed table, the same table without its optional sections
+    //! (the linear fallbacks older tables use) and the reference interpreter.
+    use super::*;
+    use crate::ir::Tier;
+    use crate::runtime::interp::Reference;
+    use crate::runtime::{decide, Request};
+
+    const POLICY: &str = r#"
+allow bash prefix "git status"
+allow bash prefix "git"
+deny bash prefix "git push --force"
+ask bash glob "git push * --force*"
+ask bash glob "git push *"
+deny bash exact "rm -rf /"
+deny bash glob "rm -rf *"
+allow bash glob "cargo b*"
+allow bash glob "*.sh --help"
+ask bash prefix "kubectl delete pod"
+allow bash prefix "kubectl get"
+deny bash prefix "curl"
+deny bash contains "AKIA"
+ask bash contains "password="
+deny bash contains "-----BEGIN"
+deny bash regex 'tok_[0-9a-f]{8,}'
+ask bash regex '(?i)drop\s+table'
+deny bash regex '[a-z]+://[^ ]+:[^ @]+@'
+allow bash contains "ok"
+deny read glob "/srv/*.key"
+allow read glob "/srv/public/*"
+ask edit glob "src/*.rs"
+allow webfetch glob "https://docs.rs/*"
+deny mcp__github__delete_repo
+allow mcp__github__get_*
+ask mcp__slack
+deny mcp__a_
+deny mcp__*
+"#;
+
+    const COMMANDS: &[&str] = &[
+        "git status",
+        "git status --short",
+        "git",
+        "gitk",
+        "git push --force origin",
+        "git push origin main --force-with-lease",
+        "git push origin",
+        "rm -rf /",
+        "rm -rf /tmp",
+        "cargo build --release",
+        "cargo bench",
+        "./x.sh --help",
+        "kubectl delete pod web-1",
+        "kubectl get pods",
+        "curl https://x",
+        "echo AKIA1234",
+        "echo password=hunter2",
+        "echo tok_deadbeef01",
+        "echo tok_dead",
+        "psql -c 'DROP  TABLE users'",
+        "psql postgres://u:pw@host/db",
+        "echo ok",
+        "git $X",
+        "$CMD status",
+        "git status $(ls)",
+        "g\"it\" status",
+        "GIT push --force",
+        "echo '-----BEGIN KEY'",
+        "ls; git push --force",
+        "bash -c 'git push --force'",
+        "kubectl $VERB pod web",
+        "git st$X",
+        "",
+    ];
+
+    const TOOLS: &[(&str, &str)] = &[
+        ("read", "/srv/a.key"),
+        ("read", "/srv/public/a.key"),
+        ("read", "/etc/passwd"),
+        ("edit", "src/main.rs"),
+        ("webfetch", "https://docs.rs/x"),
+        ("webfetch", "https://evil"),
+        ("mcp__github__delete_repo", ""),
+        ("mcp__github__get_issue", ""),
+        ("mcp__slack__post", ""),
+        ("mcp__a___b", ""),
+        ("mcp__other__x", ""),
+        ("read", "AKIA in path"),
+    ];
+
+    #[test]
+    fn indexes_decide_like_the_linear_scan_and_the_reference() {
+        let (policy, _) = crate::lower::load_str("t.pol", POLICY, Tier::Project).expect("lowers");
+        let compiled = crate::compile::compile(&policy).expect("compiles");
+        let indexed = TableRules::new(|k| compiled.section(k)).unwrap();
+        let linear = TableRules::new(|k| {
+            if k >= SEC_CONTENT_INDEX {
+                None
+            } else {
+                compiled.section(k)
+            }
+        })
+        .unwrap();
+        let reference = Reference::new(&policy);
+        let mut reqs: Vec<Request> = COMMANDS
+            .iter()
+            .map(|c| Request::Bash {
+                command: c.to_string(),
+            })
+            .collect();
+        for (tool, subject) in TOOLS {
+            reqs.push(Request::Tool {
+                tool: tool.to_string(),
+                subject: subject.to_string(),
+                input_text: subject.to_string(),
+            });
+        }
+        for req in &reqs {
+            for host in ["claude", "codex"] {
+                let a = decide(&indexed, host, req).unwrap();
+                let b = decide(&linear, host, req).unwrap();
+                let c = decide(&reference, host, req).unwrap();
+                assert_eq!(
+                    (a.decision, a.winner),
+                    (b.decision, b.winner),
+                    "indexed vs linear: {req:?}"
+                );
+                assert_eq!(
+                    (a.decision, a.winner),
+                    (c.decision, c.winner),
+                    "indexed vs reference: {req:?}"
+                );
+                let mut ha: Vec<u32> = a.hits.iter().map(|h| h.rule).collect();
+                let mut hc: Vec<u32> = c.hits.iter().map(|h| h.rule).collect();
+                ha.sort_unstable();
+                hc.sort_unstable();
+                assert_eq!(ha, hc, "hits: {req:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn index_keys() {
+        use crate::pattern::SegPattern;
+        let key = |kind, t: &str| {
+            let p = SegPattern::compile(kind, t, false).unwrap();
+            index_key(&p.body).map(|k| String::from_utf8_lossy(k).into_owned())
+        };
+        assert_eq!(
+            key(PatternKind::Prefix, "git status --short -v").as_deref(),
+            Some("git status --short")
+        );
+        assert_eq!(key(PatternKind::Prefix, "git").as_deref(), Some("git"));
+        assert_eq!(
+            key(PatternKind::Glob, "git push *").as_deref(),
+            Some("git push")
+        );
+        assert_eq!(key(PatternKind::Glob, "git pu*").as_deref(), Some("git"));
+        assert_eq!(key(PatternKind::Glob, "*.sh --help"), None);
+    }
+
+    #[test]
+    fn regex_guards_are_required_prefixes() {
+        use crate::content::regex_guards;
+        assert_eq!(regex_guards("tok_[0-9]+"), Some(vec![b"tok_".to_vec()]));
+        assert_eq!(regex_guards("[a-z]+://"), None);
+        let g = regex_guards("postgres(ql)?://").unwrap();
+        assert!(g.iter().all(|l| l.starts_with(b"postgres")));
     }
 }
