@@ -58,7 +58,10 @@ pub fn regex_guards(pattern: &str) -> Option<Vec<Vec<u8>>> {
     // A class expands to one literal per member (`tok_0`…`tok_9`): when they share a prefix
     // of 4 bytes or more, that prefix alone is a guard (every match still starts with it).
     let first = &v[0];
-    let lcp = v.iter().map(|l| l.iter().zip(first).take_while(|(a, b)| a == b).count()).min()?;
+    let lcp = v
+        .iter()
+        .map(|l| l.iter().zip(first).take_while(|(a, b)| a == b).count())
+        .min()?;
     if v.len() > 1 && lcp >= 4 {
         return Some(vec![first[..lcp].to_vec()]);
     }
