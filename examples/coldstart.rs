@@ -21,6 +21,8 @@ struct Side {
     codes: Vec<i32>,
 }
 
+// The child is reaped by `wait4` (which also gives its rusage), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn run_once(side: &mut Side, stdin: Option<&str>, record: bool) {
     let mut cmd = Command::new(&side.argv[0]);
     cmd.args(&side.argv[1..])
@@ -54,6 +56,7 @@ fn run_once(side: &mut Side, stdin: Option<&str>, record: bool) {
 }
 
 /// Peak resident set (KB) of one run of `argv`, read at its exit stop under ptrace.
+#[allow(clippy::zombie_processes)] // reaped by waitpid under ptrace
 fn traced_hwm_kb(argv: &[String], stdin: Option<&str>) -> u64 {
     use std::os::unix::process::CommandExt;
     let mut cmd = Command::new(&argv[0]);

@@ -13,6 +13,10 @@ use super::write::align_up;
 use super::{codec, LoadError, Meta, MAX_META_BYTES, MAX_TABLE_BYTES};
 use crate::ir;
 
+/// Tables at least this large get `madvise(RANDOM, NOHUGEPAGE)` on their map; below it the
+/// two calls cost more than the pages they could save.
+const ADVISE_MIN_BYTES: u64 = 1 << 20;
+
 /// How a table's bytes were found intact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Integrity {
@@ -312,8 +316,10 @@ impl Table {
                 // grows with the table, not with what is read. Best effort.
                 // The map is 2 MiB-aligned and the page cache may hold the file in large
                 // folios: without NoHugePage one touch maps 2 MiB at once.
-                let _ = m.advise(memmap2::Advice::Random);
-                let _ = m.advise(memmap2::Advice::NoHugePage);
+                if size >= ADVISE_MIN_BYTES {
+                    let _ = m.advise(memmap2::Advice::Random);
+                    let _ = m.advise(memmap2::Advice::NoHugePage);
+                }
                 Storage::Map(m)
             }
             None => aligned_read(&mut f, size as usize).map_err(|e| {
