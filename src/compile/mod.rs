@@ -207,7 +207,7 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
                         _ => p.text.as_bytes().to_vec(),
                     };
                     let (o, l) = strings.add(&bytes);
-                    let key = (!rule.tool.contains('*')).then(|| rule.tool.as_bytes().to_vec());
+                    let key = tool_key(&rule.tool, p.kind, &bytes);
                     toolpats.push((key, [r, p.kind as u32, o, l]));
                 }
             }

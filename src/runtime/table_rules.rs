@@ -22,9 +22,40 @@ pub const SEC_CONTENT_INDEX: u32 = 10;
 /// Optional: hash tables over the deny/ask and allow index keys, see [`key_hash`].
 pub const SEC_DA_HASH: u32 = 11;
 pub const SEC_AL_HASH: u32 = 12;
-/// Optional: tool-pattern entries grouped by the rule's tool name (same layout as a segment
-/// index: group count, wild start, wild count, then key offset/length, start, count).
-pub const SEC_TOOL_INDEX: u32 = 13;
+/// Optional: tool-pattern entries grouped by [`tool_key`] (same layout as a segment index:
+/// group count, wild start, wild count, then key offset/length, start, count). (Kind 13 was
+/// an earlier layout keyed by tool name only; it is never read.)
+pub const SEC_TOOL_INDEX: u32 = 14;
+
+/// The tool index key of a non-bash pattern: the rule's tool name, a NUL, and the pattern's
+/// literal directory prefix (up to and including the last `/` before any `*`), or `None`
+/// (the wild group) when the tool name has a `*`. A subject the pattern matches starts with
+/// that literal prefix, so it is `subject[..=k]` for some `/` at `k`: a lookup tries the
+/// empty prefix and each `/` of the subject. Kinds that match any subject (`any`, specifiers)
+/// get the empty prefix.
+pub fn tool_key(tool: &str, kind: PatternKind, text: &[u8]) -> Option<Vec<u8>> {
+    if tool.contains('*') {
+        return None;
+    }
+    let lit: &[u8] = match kind {
+        PatternKind::Exact | PatternKind::Prefix => text,
+        PatternKind::Glob => {
+            // Compiled glob: a flag byte, then the body with STAR markers.
+            let body = text.get(1..).unwrap_or(&[]);
+            &body[..body.iter().position(|&b| b == STAR).unwrap_or(body.len())]
+        }
+        _ => &[],
+    };
+    let dir = lit
+        .iter()
+        .rposition(|&b| b == b'/')
+        .map(|k| &lit[..=k])
+        .unwrap_or(&[]);
+    let mut key = tool.as_bytes().to_vec();
+    key.push(0);
+    key.extend_from_slice(dir);
+    Some(key)
+}
 
 /// Index keys hold up to this many leading literal words of a segment pattern, so a
 /// lookup for `git status --short` reads only the groups `git`, `git status` and
@@ -483,15 +514,30 @@ impl RuleSource for TableRules<'_> {
             }
             Ok::<(), Corrupt>(())
         };
-        // Rules naming this tool exactly, and (MCP) rules naming a whole server: every
-        // prefix of the tool name that ends before a `__` (see `tool_matches`).
+        // Tool names a rule may be written for: this tool and (MCP) each server prefix of
+        // it that ends before a `__` (see `tool_matches`). For each, the empty directory
+        // prefix and each `/`-ended prefix of the subject (see `tool_key`).
         let t = tool.as_bytes();
-        find(t, f)?;
+        let mut names: Vec<&[u8]> = vec![t];
         if t.starts_with(b"mcp__") {
             for i in 5..t.len() {
                 if t[i..].starts_with(b"__") {
-                    find(&t[..i], f)?;
+                    names.push(&t[..i]);
                 }
+            }
+        }
+        let sb = subject.as_bytes();
+        let mut key = Vec::with_capacity(t.len() + sb.len() + 1);
+        for name in names {
+            key.clear();
+            key.extend_from_slice(name);
+            key.push(0);
+            find(&key, f)?;
+            let base = key.len();
+            for (k, _) in sb.iter().enumerate().filter(|(_, &b)| b == b'/') {
+                key.truncate(base);
+                key.extend_from_slice(&sb[..=k]);
+                find(&key, f)?;
             }
         }
         Ok(())
@@ -734,6 +780,12 @@ ask bash regex '(?i)drop\s+table'
 deny bash regex '[a-z]+://[^ ]+:[^ @]+@'
 allow bash contains "ok"
 deny read glob "/srv/*.key"
+deny read exact "/etc/passwd"
+ask read prefix "/home/u/"
+deny read glob "*.pem"
+ask read glob "/a/b*/c"
+allow edit glob "docs/**"
+deny mcp__fs__read glob "/secret/*"
 allow read glob "/srv/public/*"
 ask edit glob "src/*.rs"
 allow webfetch glob "https://docs.rs/*"
