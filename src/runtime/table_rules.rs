@@ -296,6 +296,7 @@ impl<'a> TableRules<'a> {
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
+        let wild = reading.contains(&WILD);
         for e in start as usize
             ..(start as usize)
                 .checked_add(count as usize)
@@ -307,6 +308,14 @@ impl<'a> TableRules<'a> {
                 word(pats, e * PAT_WORDS + 1)?,
                 word(pats, e * PAT_WORDS + 2)?,
             )?;
+            // A pattern needs at least its literal bytes (a `*` matches zero or more): when
+            // every byte of the reading is known, a longer pattern cannot match. This skips
+            // most of a group's globs (`git status * arg7` for `git status`) before matching.
+            // (An empty pattern, only in a corrupt table, has no flag byte: 0 here.)
+            let body = p.get(1..).unwrap_or(&[]);
+            if !wild && body.len() - body.iter().filter(|&&b| b == STAR).count() > reading.len() {
+                continue;
+            }
             // Match first: the rule record (host mask) is read only for the few that match,
             // so a scan touches the pattern bytes, not the rule records of the whole group.
             if let Some(m) = pattern::match_bytes(p, reading) {
