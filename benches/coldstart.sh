@@ -2,8 +2,10 @@
 # Whole-process cold start of polc vs a trivial binary built with the same profile (issue 5).
 #
 #   benches/coldstart.sh [--table shipped|100k] [--cmd decide|hook] [--runs N]
-#                        [--target TRIPLE] [--rustflags FLAGS] [--build-dir DIR]
+#                        [--target TRIPLE] [--rustflags FLAGS] [--build-dir DIR] [--minimal]
 #
+# --minimal builds polc with --no-default-features (the hook/decide path without the
+# compiler: a 1.1 MB instead of 2.8 MB binary), as a hook should ship.
 # --target builds both binaries for TRIPLE (e.g. x86_64-unknown-linux-musl); --rustflags adds
 # codegen/link flags to both (only for the target, so proc-macros still build; it implies
 # --target, default the host triple); --build-dir keeps such variants out of target/.
@@ -15,7 +17,7 @@
 #   --cmd hook   : polc hook --host claude --table T < json (once `polc hook` exists)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TABLE=shipped CMD=decide RUNS=1000 TARGET="" BUILD_DIR="" FLAGS=""
+TABLE=shipped CMD=decide RUNS=1000 TARGET="" BUILD_DIR="" FLAGS="" FEAT=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --table) TABLE=$2; shift 2 ;;
@@ -24,6 +26,7 @@ while [ $# -gt 0 ]; do
     --target) TARGET=$2; shift 2 ;;
     --build-dir) BUILD_DIR=$2; shift 2 ;;
     --rustflags) FLAGS=$2; shift 2 ;;
+    --minimal) FEAT=(--no-default-features); shift ;;
     *) echo "usage: $0 [--table shipped|100k] [--cmd decide|hook] [--runs N]" >&2; exit 2 ;;
   esac
 done
@@ -40,8 +43,11 @@ if [ -n "$TARGET" ]; then TFLAG=(--target "$TARGET"); OUT=$TD/$TARGET/release; f
 if [ -n "$FLAGS" ]; then
   export "CARGO_TARGET_$(echo "$TARGET" | tr 'a-z-' 'A-Z_')_RUSTFLAGS=$FLAGS"
 fi
-cargo build --release --quiet --bin polc --target-dir "$TD" "${TFLAG[@]}"
+cargo build --release --quiet --bin polc --target-dir "$TD" "${TFLAG[@]}" "${FEAT[@]}"
 POLC=$OUT/polc
+# Tables are built with the full compiler (a --minimal polc has no `build`).
+cargo build --release --quiet --bin polc
+BUILDER=$ROOT/target/release/polc
 
 # The trivial binary: same toolchain, same [profile.release] as polc.
 {
@@ -63,9 +69,9 @@ case "$TABLE" in
   shipped) T=$ROOT/compiled/policy.bin ;;
   100k)
     T=$W/p100k.bin
-    if [ ! -f "$T" ] || [ "$POLC" -nt "$T" ]; then
+    if [ ! -f "$T" ] || [ "$BUILDER" -nt "$T" ]; then
       "$ROOT/target/release/examples/gen_policy" --rules 100000 --seed 1 -o "$W/p100k.pol"
-      "$POLC" build "$W/p100k.pol" -o "$T" 2>/dev/null
+      "$BUILDER" build "$W/p100k.pol" -o "$T" 2>/dev/null
       sleep 2.2   # the integrity cache records a table once its ctime is 2 s old
     fi ;;
   *) echo "unknown table $TABLE" >&2; exit 2 ;;
@@ -81,6 +87,6 @@ case "$CMD" in
 esac
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "polc: $POLC ($(stat -c %s "$POLC") bytes)  trivial: $TRIVIAL  rustflags: ${FLAGS:-none}"
+echo "polc: $POLC ${FEAT[*]} ($(stat -c %s "$POLC") bytes)  trivial: $TRIVIAL  rustflags: ${FLAGS:-none}"
 echo "table: $T ($(stat -c %s "$T") bytes)   cmd: $CMD   runs: $RUNS pairs"
 "$ROOT/target/release/examples/coldstart" --runs "$RUNS" --stdin "$JSON" -- "${A[@]}" --- "$TRIVIAL"
