@@ -711,10 +711,23 @@ pub mod content_index {
         }
         let starts = 2 + nshort.checked_mul(GUARD_WORDS).ok_or(Corrupt)?;
         let ents = starts + nb as usize + 1;
+        // The bucket starts, bounds-checked once: the loop below runs for every 4-byte window
+        // of every text (10,000-character commands), and most buckets are empty.
+        let st = idx
+            .get(starts * 4..ents.checked_mul(4).ok_or(Corrupt)?)
+            .ok_or(Corrupt)?;
+        let at = |b: usize| {
+            let w = &st[b * 4..b * 4 + 4];
+            u32::from_le_bytes([w[0], w[1], w[2], w[3]])
+        };
         for t in texts {
-            for i in 0..t.len().saturating_sub(3) {
-                let b = bucket(hash4(&t[i..i + 4]), nb) as usize;
-                let (s, end) = (word(idx, starts + b)?, word(idx, starts + b + 1)?);
+            for (i, w) in t.windows(4).enumerate() {
+                // b < nb, so b + 1 ≤ nb is inside `st` (nb + 1 words).
+                let b = bucket(hash4(w), nb) as usize;
+                let (s, end) = (at(b), at(b + 1));
+                if s == end {
+                    continue;
+                }
                 for g in s..end {
                     let base = ents + g as usize * GUARD_WORDS;
                     let lit = slice(strings, word(idx, base + 1)?, word(idx, base + 2)?)?;
