@@ -11,7 +11,9 @@ fn main() {
     let t = polc::table::Table::open_with_cache(std::path::Path::new(&a[1]), None).expect("table");
     let rules = TableRules::new(|k| t.section(k)).expect("sections");
     let n: usize = a[2].parse().expect("N");
-    let req = Request::Bash { command: a[3].clone() };
+    let req = Request::Bash {
+        command: a[3].clone(),
+    };
     let mut allow = 0;
     for _ in 0..n {
         let out = decide(&rules, "claude", &req).expect("decide");
