@@ -36,6 +36,38 @@ pub fn build_regex_dfa(pattern: &str) -> Result<Vec<u8>, String> {
     Ok(bytes[pad..].to_vec())
 }
 
+/// Literals one of which occurs in every text the regex matches (its required prefixes),
+/// or `None` when no small set exists (the regex then runs on every request). The table's
+/// content index only runs a regex whose guard occurs in the text, so a policy with many
+/// regexes does not pay for all of them on every call.
+#[cfg(feature = "compiler")]
+pub fn regex_guards(pattern: &str) -> Option<Vec<Vec<u8>>> {
+    use regex_automata::util::syntax;
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    // The same syntax configuration as `build_regex_dfa`.
+    let hir = syntax::parse_with(pattern, &syntax::Config::new().unicode(true).utf8(true)).ok()?;
+    let seq = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
+    // A finite sequence from prefix extraction holds a prefix of every match.
+    let lits = seq.literals()?;
+    if lits.is_empty() || lits.len() > 32 || lits.iter().any(|l| l.as_bytes().is_empty()) {
+        return None;
+    }
+    let mut v: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
+    v.sort();
+    v.dedup();
+    // A class expands to one literal per member (`tok_0`…`tok_9`): when they share a prefix
+    // of 4 bytes or more, that prefix alone is a guard (every match still starts with it).
+    let first = &v[0];
+    let lcp = v
+        .iter()
+        .map(|l| l.iter().zip(first).take_while(|(a, b)| a == b).count())
+        .min()?;
+    if v.len() > 1 && lcp >= 4 {
+        return Some(vec![first[..lcp].to_vec()]);
+    }
+    Some(v)
+}
+
 /// Run a serialised DFA (4-byte aligned bytes from the table) over `haystack`.
 /// Returns None when the bytes are not a valid DFA (treated by callers as a broken table).
 pub fn regex_dfa_is_match(dfa_bytes: &[u8], haystack: &[u8]) -> Option<bool> {

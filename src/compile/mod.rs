@@ -70,7 +70,7 @@ pub fn rule_specificity(rule: &Rule) -> (u32, u32) {
 fn index(
     strings: &mut Strings,
     mut entries: Vec<(Option<Vec<u8>>, u32, Vec<u8>)>,
-) -> (Vec<u8>, Vec<u8>) {
+) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     // Wild group first, then groups sorted by key; inside a group, rule order.
     entries.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut pats = Vec::new();
@@ -89,11 +89,12 @@ fn index(
     }
     let mut idx = Vec::new();
     push_u32s(&mut idx, &[groups.len() as u32, wild.0, wild.1]);
-    for (k, s, c) in groups {
-        let (ko, kl) = strings.add(&k);
-        push_u32s(&mut idx, &[ko, kl, s, c]);
+    for (k, s, c) in &groups {
+        let (ko, kl) = strings.add(k);
+        push_u32s(&mut idx, &[ko, kl, *s, *c]);
     }
-    (pats, idx)
+    let keys: Vec<&[u8]> = groups.iter().map(|g| g.0.as_slice()).collect();
+    (pats, idx, key_hash::build(&keys))
 }
 
 /// Compile a lowered policy. Every refused pattern is reported.
@@ -107,6 +108,8 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
     let mut regex = Vec::new();
     let mut toolpats = Vec::new();
     let mut pathpats = Vec::new();
+    // (content entry, guard literals) for the content index.
+    let mut guards: Vec<(u32, Option<Vec<Vec<u8>>>)> = Vec::new();
     let mut errors = Vec::new();
     for (ri, rule) in policy.rules.iter().enumerate() {
         let r = ri as u32;
@@ -155,6 +158,10 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
             match p.kind {
                 PatternKind::Contains => {
                     let (o, l) = strings.add(p.text.as_bytes());
+                    guards.push((
+                        (content.len() / 16) as u32,
+                        Some(vec![p.text.as_bytes().to_vec()]),
+                    ));
                     push_u32s(&mut content, &[r, p.kind as u32, o, l]);
                 }
                 PatternKind::Regex => match crate::content::build_regex_dfa(&p.text) {
@@ -164,6 +171,10 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
                         }
                         let o = regex.len() as u32;
                         regex.extend_from_slice(&dfa);
+                        guards.push((
+                            (content.len() / 16) as u32,
+                            crate::content::regex_guards(&p.text),
+                        ));
                         push_u32s(&mut content, &[r, p.kind as u32, o, dfa.len() as u32]);
                     }
                     Err(message) => errors.push(CompileError {
@@ -211,7 +222,7 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
                         p.kind
                     };
                     if let Some(sp) = SegPattern::compile(kind, &p.text, !allow) {
-                        let key = sp.first_word().map(|k| k.to_vec());
+                        let key = index_key(&sp.body).map(|k| k.to_vec());
                         let e = (key, r, sp.to_bytes());
                         if allow {
                             al.push(e);
@@ -222,8 +233,10 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
                 }
                 _ => {
                     // Domain rules and field/argument globs keep their text.
-                    let (o, l) = strings.add(p.text.as_bytes());
-                    push_u32s(&mut toolpats, &[r, p.kind as u32, o, l]);
+                    let bytes = p.text.as_bytes();
+                    let (o, l) = strings.add(bytes);
+                    let key = tool_key(&rule.tool, p.kind, bytes);
+                    toolpats.push((key, [r, p.kind as u32, o, l]));
                 }
             }
         }
@@ -231,8 +244,30 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    let (da_pats, da_idx) = index(&mut strings, da);
-    let (al_pats, al_idx) = index(&mut strings, al);
+    // Tool patterns grouped by tool name (wild group: names with `*`), rule order inside.
+    toolpats.sort_by(|a, b| a.0.cmp(&b.0).then(a.1[0].cmp(&b.1[0])));
+    let mut tool_groups: Vec<(Vec<u8>, u32, u32)> = Vec::new();
+    let mut tool_wild = 0u32;
+    let mut toolpat_bytes = Vec::new();
+    for (i, (key, e)) in toolpats.iter().enumerate() {
+        push_u32s(&mut toolpat_bytes, e);
+        match key {
+            None => tool_wild += 1,
+            Some(k) => match tool_groups.last_mut() {
+                Some(g) if &g.0 == k => g.2 += 1,
+                _ => tool_groups.push((k.clone(), i as u32, 1)),
+            },
+        }
+    }
+    let mut tool_idx = Vec::new();
+    push_u32s(&mut tool_idx, &[tool_groups.len() as u32, 0, tool_wild]);
+    for (k, s, c) in &tool_groups {
+        let (ko, kl) = strings.add(k);
+        push_u32s(&mut tool_idx, &[ko, kl, *s, *c]);
+    }
+    let content_idx = content_index::build(&guards, |b| strings.add(b));
+    let (da_pats, da_idx, da_hash) = index(&mut strings, da);
+    let (al_pats, al_idx, al_hash) = index(&mut strings, al);
     let mut counts = BTreeMap::new();
     counts.insert("rules".to_string(), policy.rules.len() as u64);
     counts.insert("examples".to_string(), policy.examples.len() as u64);
@@ -247,7 +282,11 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
             (SEC_AL_INDEX, al_idx),
             (SEC_CONTENT, content),
             (SEC_REGEX, regex),
-            (SEC_TOOLPATS, toolpats),
+            (SEC_TOOLPATS, toolpat_bytes),
+            (SEC_CONTENT_INDEX, content_idx),
+            (SEC_DA_HASH, da_hash),
+            (SEC_AL_HASH, al_hash),
+            (SEC_TOOL_INDEX, tool_idx),
             (SEC_PATHS, pathpats),
         ],
         counts,

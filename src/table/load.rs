@@ -13,6 +13,10 @@ use super::write::align_up;
 use super::{codec, LoadError, Meta, MAX_META_BYTES, MAX_TABLE_BYTES};
 use crate::ir;
 
+/// Tables at least this large get `madvise(RANDOM, NOHUGEPAGE)` on their map; below it the
+/// two calls cost more than the pages they could save.
+const ADVISE_MIN_BYTES: u64 = 1 << 20;
+
 /// How a table's bytes were found intact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Integrity {
@@ -80,7 +84,11 @@ fn in_memory() -> PathBuf {
 
 /// Checks everything but the checksum: lengths, metadata, stamp hash, section directory,
 /// padding. Never indexes out of bounds, whatever `bytes` holds.
-fn validate_structure(bytes: &[u8], h: &Header) -> Result<Meta, LoadError> {
+/// `check_padding`: also require the padding between sections to be zero. Skipped on a
+/// cached open: the cached key names a file version that passed this whole check, padding
+/// included, and nothing ever reads padding. Reading it costs a page fault per section, the
+/// one part of a warm open that grew with the table's size.
+fn validate_structure(bytes: &[u8], h: &Header, check_padding: bool) -> Result<Meta, LoadError> {
     let len = bytes.len() as u64;
     if len < h.file_len {
         return Err(LoadError::Truncated {
@@ -150,7 +158,9 @@ fn validate_structure(bytes: &[u8], h: &Header) -> Result<Meta, LoadError> {
                     e.kind, e.len, e.offset
                 ),
             })?;
-        check_zero(bytes, cur, e.offset)?;
+        if check_padding {
+            check_zero(bytes, cur, e.offset)?;
+        }
         cur = end;
     }
     if cur != len {
@@ -215,7 +225,7 @@ impl Table {
         if b.len() as u64 >= h.file_len {
             verify_checksum(b, &h)?;
         }
-        let meta = validate_structure(b, &h)?;
+        let meta = validate_structure(b, &h, true)?;
         Ok(Table {
             storage,
             meta,
@@ -306,7 +316,18 @@ impl Table {
             None
         };
         let storage = match mapped {
-            Some(m) => Storage::Map(m),
+            Some(m) => {
+                // A decision reads a few scattered pages; without this hint the kernel maps
+                // the pages (or whole large folios) around each fault, so the resident size
+                // grows with the table, not with what is read. Best effort.
+                // The map is 2 MiB-aligned and the page cache may hold the file in large
+                // folios: without NoHugePage one touch maps 2 MiB at once.
+                if size >= ADVISE_MIN_BYTES {
+                    let _ = m.advise(memmap2::Advice::Random);
+                    let _ = m.advise(memmap2::Advice::NoHugePage);
+                }
+                Storage::Map(m)
+            }
             None => aligned_read(&mut f, size as usize).map_err(|e| {
                 if e.kind() == std::io::ErrorKind::UnexpectedEof {
                     LoadError::Truncated { len: 0, need: size }
@@ -329,7 +350,7 @@ impl Table {
         if !cached {
             verify_checksum(b, &h)?;
         }
-        let meta = validate_structure(b, &h)?;
+        let meta = validate_structure(b, &h, !cached)?;
         if !cached {
             if let Some(d) = cache_dir {
                 // Record only if the file did not change while we checked it, and its ctime is
