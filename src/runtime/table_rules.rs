@@ -988,7 +988,10 @@ deny mcp__*
         let compiled = crate::compile::compile(&policy).expect("compiles");
         let indexed = TableRules::new(|k| compiled.section(k)).unwrap();
         let linear = TableRules::new(|k| {
-            if matches!(k, SEC_CONTENT_INDEX | SEC_DA_HASH | SEC_AL_HASH | SEC_TOOL_INDEX) {
+            if matches!(
+                k,
+                SEC_CONTENT_INDEX | SEC_DA_HASH | SEC_AL_HASH | SEC_TOOL_INDEX
+            ) {
                 None
             } else {
                 compiled.section(k)
