@@ -4,7 +4,7 @@
 //! - a fatal signal (SIGBUS from a mapped table truncated under us, SIGSEGV, SIGABRT, SIGILL,
 //!   SIGFPE), caught by a handler running on an alternate stack (so a stack overflow still
 //!   answers), which only calls `write(2)` and `_exit(2)` — async-signal-safe;
-//! - the internal deadline (a watchdog thread);
+//! - the internal deadline (`setitimer` and SIGALRM);
 //! - a panic (caught by the caller with `catch_unwind`; the panic hook stays quiet).
 //!
 //! [`claim`] makes sure exactly one of these and the normal path writes an answer.
@@ -105,6 +105,7 @@ pub fn install(deadline: Duration) {
             libc::SIGABRT,
             libc::SIGILL,
             libc::SIGFPE,
+            libc::SIGALRM,
         ] {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = on_signal as *const () as usize;
@@ -113,11 +114,21 @@ pub fn install(deadline: Duration) {
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
     }
-    let _ = std::thread::Builder::new()
-        .name("polc-deadline".into())
-        .stack_size(64 * 1024)
-        .spawn(move || {
-            std::thread::sleep(deadline);
-            answer_and_exit();
-        });
+    // The deadline: a real-time interval timer whose SIGALRM answers like a fatal signal.
+    // (A watchdog thread did the same for ~30 µs more per call: a clone and its stack.)
+    let tv = libc::timeval {
+        tv_sec: deadline.as_secs() as libc::time_t,
+        tv_usec: deadline.subsec_micros() as libc::suseconds_t,
+    };
+    let it = libc::itimerval {
+        it_interval: libc::timeval {
+            tv_sec: 0,
+            tv_usec: 0,
+        },
+        it_value: tv,
+    };
+    // SAFETY: setitimer only reads the struct; the SIGALRM handler is installed above.
+    unsafe {
+        libc::setitimer(libc::ITIMER_REAL, &it, std::ptr::null_mut());
+    }
 }

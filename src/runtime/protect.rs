@@ -801,26 +801,37 @@ pub fn normalize(p: &Path) -> PathBuf {
 /// Symlinks resolved: the path itself if it exists, else its nearest existing ancestor
 /// resolved with the rest appended.
 fn canonical(p: &Path) -> PathBuf {
-    if let Ok(c) = p.canonicalize() {
-        return c;
+    // Resolve symlinks component by component with the folders already resolved in this
+    // process remembered: gathering ~30 protected paths that share a few folders costs one
+    // `lstat` per new component instead of a full realpath each (≈170 readlinks before).
+    thread_local! {
+        static MEMO: std::cell::RefCell<std::collections::HashMap<PathBuf, PathBuf>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
     }
-    let mut rest = Vec::new();
-    let mut cur = p.to_path_buf();
-    while let Some(name) = cur.file_name().map(|n| n.to_os_string()) {
-        cur.pop();
-        rest.push(name);
-        if let Ok(c) = cur.canonicalize() {
-            let mut out = c;
-            for n in rest.iter().rev() {
-                out.push(n);
+    fn resolve(p: &Path, depth: u32) -> PathBuf {
+        if let Some(hit) = MEMO.with(|m| m.borrow().get(p).cloned()) {
+            return hit;
+        }
+        let (Some(parent), Some(name)) = (p.parent(), p.file_name()) else {
+            return p.to_path_buf();
+        };
+        let joined = resolve(parent, depth + 1).join(name);
+        let out = match std::fs::symlink_metadata(&joined) {
+            // A link (possibly dangling): the kernel's answer, else where it sits.
+            Ok(m) if m.file_type().is_symlink() && depth < 64 => {
+                joined.canonicalize().unwrap_or(joined)
             }
-            return out;
-        }
-        if rest.len() > 64 {
-            break;
-        }
+            _ => joined,
+        };
+        MEMO.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.len() < 4096 {
+                m.insert(p.to_path_buf(), out.clone());
+            }
+        });
+        out
     }
-    p.to_path_buf()
+    resolve(p, 0)
 }
 
 fn absolute(p: &Path, root: &Path) -> PathBuf {

@@ -16,8 +16,14 @@ pub const TRUST_FILE: &str = "trusted";
 /// SHA-256 results already computed for a file version (device, inode, size, mtime, ctime).
 pub const HASH_CACHE_FILE: &str = "trusted-hashes";
 
-/// The real user's home from the password database.
+/// The real user's home from the password database (looked up once per process: each
+/// lookup goes through NSS).
 pub fn passwd_home() -> Option<PathBuf> {
+    static HOME: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    HOME.get_or_init(lookup_home).clone()
+}
+
+fn lookup_home() -> Option<PathBuf> {
     // SAFETY: getpwuid_r writes into our buffer and struct only; we read pw_dir as a C
     // string inside that buffer before it goes out of scope.
     unsafe {
