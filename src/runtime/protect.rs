@@ -163,16 +163,11 @@ impl Protected {
             Entry::Dir(_) => Entry::Dir(p),
             Entry::Named(_, a, b) => Entry::Named(p, a, b),
         };
-        let first = with(lex.clone());
-        if !self.entries.contains(&first) {
-            self.entries.push(first);
-        }
+        // Duplicates are harmless (a path is checked twice), so no O(n²) search here.
         if canon != lex {
-            let second = with(canon);
-            if !self.entries.contains(&second) {
-                self.entries.push(second);
-            }
+            self.entries.push(with(canon));
         }
+        self.entries.push(with(lex));
     }
 
     /// Is this absolute path protected (the path or something inside a protected folder)?
@@ -804,12 +799,16 @@ fn canonical(p: &Path) -> PathBuf {
     // Resolve symlinks component by component with the folders already resolved in this
     // process remembered: gathering ~30 protected paths that share a few folders costs one
     // `lstat` per new component instead of a full realpath each (≈170 readlinks before).
+    // Keyed by the path's bytes: hashing a `Path` walks its components, several times
+    // slower than hashing bytes.
+    use std::os::unix::ffi::OsStrExt;
     thread_local! {
-        static MEMO: std::cell::RefCell<std::collections::HashMap<PathBuf, PathBuf>> =
+        static MEMO: std::cell::RefCell<std::collections::HashMap<Vec<u8>, PathBuf>> =
             std::cell::RefCell::new(std::collections::HashMap::new());
     }
     fn resolve(p: &Path, depth: u32) -> PathBuf {
-        if let Some(hit) = MEMO.with(|m| m.borrow().get(p).cloned()) {
+        let key = p.as_os_str().as_bytes();
+        if let Some(hit) = MEMO.with(|m| m.borrow().get(key).cloned()) {
             return hit;
         }
         let (Some(parent), Some(name)) = (p.parent(), p.file_name()) else {
@@ -826,7 +825,7 @@ fn canonical(p: &Path) -> PathBuf {
         MEMO.with(|m| {
             let mut m = m.borrow_mut();
             if m.len() < 4096 {
-                m.insert(p.to_path_buf(), out.clone());
+                m.insert(key.to_vec(), out.clone());
             }
         });
         out
