@@ -132,6 +132,12 @@ pub enum Format {
 
 /// Parse arguments and run; returns the process exit code.
 pub fn run() -> i32 {
+    // The hook runs before every tool call: its few flags are read by hand, skipping clap's
+    // command-tree construction (~10% of a call). Anything unexpected falls through to clap,
+    // which reports it as usual.
+    if let Some(code) = hook_fast_path() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -214,4 +220,38 @@ fn default_sources(sources: &[PathBuf]) -> Vec<PathBuf> {
 /// syntax); several are joined with spaces.
 fn command_text(words: &[String]) -> String {
     words.join(" ")
+}
+
+/// `polc hook --host H [--event E] [--table F]`, parsed without clap; None for anything else.
+fn hook_fast_path() -> Option<i32> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next()? != "hook" {
+        return None;
+    }
+    let (mut host, mut event, mut table) = (None, None, None);
+    while let Some(a) = args.next() {
+        let a = a.into_string().ok()?;
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (a, None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| args.next().and_then(|v| v.into_string().ok()))
+        };
+        match flag.as_str() {
+            "--host" => host = Some(value()?),
+            "--event" => {
+                event = Some(match value()?.as_str() {
+                    "pre-tool-use" => hook::EventArg::PreToolUse,
+                    "permission-request" => hook::EventArg::PermissionRequest,
+                    _ => return None,
+                })
+            }
+            "--table" => table = Some(PathBuf::from(value()?)),
+            _ => return None,
+        }
+    }
+    Some(hook::hook(host?, event, table, false))
 }
