@@ -92,3 +92,24 @@ fn edit_tools_cannot_touch_protected_paths() {
     };
     assert_eq!(p.check(&read, root), None);
 }
+
+#[test]
+fn normalize_and_canonical_agree_with_std() {
+    assert_eq!(normalize(Path::new("/a/./b//../c/")), PathBuf::from("/a/c"));
+    assert_eq!(normalize(Path::new("/../..")), PathBuf::from("/"));
+    assert_eq!(normalize(Path::new("")), PathBuf::from("/"));
+    let d = tempfile::tempdir().unwrap();
+    let real = d.path().join("real");
+    std::fs::create_dir_all(real.join("sub")).unwrap();
+    std::os::unix::fs::symlink(&real, d.path().join("link")).unwrap();
+    std::os::unix::fs::symlink(d.path().join("nowhere"), d.path().join("dangling")).unwrap();
+    let std_real = real.canonicalize().unwrap();
+    assert_eq!(canonical(&d.path().join("link/sub")), std_real.join("sub"));
+    assert_eq!(
+        canonical(&d.path().join("link/sub/missing/x")),
+        std_real.join("sub/missing/x")
+    );
+    assert_eq!(canonical(&d.path().join("link")), std_real);
+    let dangling = canonical(&d.path().join("dangling"));
+    assert!(dangling.ends_with("dangling"));
+}
