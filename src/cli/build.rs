@@ -189,6 +189,15 @@ pub fn build(sources: &[PathBuf], output: &Path, check: bool) -> i32 {
         .map(|(k, v)| (*k, v.as_slice()))
         .collect();
     let bytes = table::encode(&policy.sources, &compiled.counts, &sections);
+    if bytes.len() as u64 > table::MAX_TABLE_BYTES {
+        // The hook refuses tables over the cap; do not write one it would refuse.
+        eprintln!(
+            "error: the table would be {} bytes, over the {}-byte cap; split or simplify the policy; nothing written",
+            bytes.len(),
+            table::MAX_TABLE_BYTES
+        );
+        return 1;
+    }
     if check {
         return match std::fs::read(output) {
             Ok(existing) if existing == bytes => {

@@ -7,6 +7,15 @@ use crate::runtime::Request;
 use std::path::PathBuf;
 
 pub fn decide(table: Option<PathBuf>, host: Option<String>, command: &[String]) -> i32 {
+    // A fatal signal (SIGBUS from a table truncated under the map, SIGSEGV, SIGABRT) or the
+    // internal deadline must end as a deny (2), never as a status a plugin might read as
+    // "proceed".
+    crate::host::failsafe::arm(
+        Vec::new(),
+        "polc: internal error or deadline; denied".into(),
+        2,
+    );
+    crate::host::failsafe::install(crate::host::failsafe::DEADLINE);
     let host = host
         .or_else(|| std::env::var("POLC_HOST").ok())
         .unwrap_or_else(|| "claude".into());
