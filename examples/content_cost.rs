@@ -31,12 +31,22 @@ fn policy(n: usize) -> Policy {
         hosts: vec![],
         tags: vec![],
         text: String::new(),
-        span: Span { file: "g.pol".into(), line: i as u32 + 1, column: 1 },
+        span: Span {
+            file: "g.pol".into(),
+            line: i as u32 + 1,
+            column: 1,
+        },
         tier: Tier::Project,
     };
-    p.rules.push(rule(Verdict::Allow, PatternKind::Glob, "*".into(), 0));
+    p.rules
+        .push(rule(Verdict::Allow, PatternKind::Glob, "*".into(), 0));
     for i in 0..n {
-        p.rules.push(rule(Verdict::Deny, PatternKind::Contains, literal(i), i + 1));
+        p.rules.push(rule(
+            Verdict::Deny,
+            PatternKind::Contains,
+            literal(i),
+            i + 1,
+        ));
     }
     p
 }
@@ -47,8 +57,12 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let short = "git log --oneline -20 && cargo test --workspace -- --nocapture 2>&1 | tail -50".to_string();
-    let long = format!("git commit -m '{}'", "fix the parser and add tests ".repeat(345));
+    let short = "git log --oneline -20 && cargo test --workspace -- --nocapture 2>&1 | tail -50"
+        .to_string();
+    let long = format!(
+        "git commit -m '{}'",
+        "fix the parser and add tests ".repeat(345)
+    );
     println!("| literals | decide, {}-byte command | decide, {}-byte command | aho-corasick build (per call if not stored) | aho-corasick search, long |", short.len(), long.len());
     println!("|---|---|---|---|---|");
     for n in [10usize, 1_000, 10_000] {
@@ -57,9 +71,15 @@ fn main() {
         let t = TableRules::new(|k| c.section(k)).expect("sections");
         let ctx = Context::default();
         let time_decide = |cmd: &str| {
-            let req = Request::Bash { command: cmd.into() };
+            let req = Request::Bash {
+                command: cmd.into(),
+            };
             let out = decide_in(&t, "claude", &req, &ctx).unwrap();
-            assert_eq!(out.decision, polc::ir::Decision::Allow, "no literal occurs in the command");
+            assert_eq!(
+                out.decision,
+                polc::ir::Decision::Allow,
+                "no literal occurs in the command"
+            );
             let mut samples = Vec::new();
             for _ in 0..25 {
                 let reps = 40;

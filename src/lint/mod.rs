@@ -8,11 +8,13 @@
 //! - `traps.rs` — L004/L005 the no-wildcard traps of Claude rule strings (SPEC §3);
 //! - `broad.rs` — L006 allow granting a whole interpreter or wrapper, L007 wildcard before
 //!   the program name in an allow;
-//! - `host.rs` — L008 (`--host claude`) polc allows overlapping the user's Claude ask rules.
+//! - `host.rs` — L008 (`--host claude`) polc allows overlapping the user's Claude ask rules;
+//! - `content.rs` — L009 a content rule whose literal holds a deny literal (aho-corasick).
 
 pub mod lang;
 
 mod broad;
+mod content;
 mod host;
 mod shadow;
 mod traps;
@@ -50,6 +52,7 @@ pub fn lint(policy: &Policy, opts: &Options, texts: &HashMap<String, String>) ->
     traps::check(&cx, &mut out);
     broad::check(&cx, &mut out);
     host::check(&cx, &mut out);
+    content::check(&cx, &mut out);
     // Source order: file, line, column, then code.
     out.sort_by(|a, b| {
         (&a.span.file, a.span.line, a.span.column, a.code).cmp(&(
