@@ -814,23 +814,25 @@ fn canonical(p: &Path) -> PathBuf {
     // Keyed by the path's bytes: hashing a `Path` walks its components, several times
     // slower than hashing bytes.
     use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    // A component under one that does not exist does not exist either: no `lstat` for it
+    // (most agents' hook files are absent, e.g. `~/.gemini/settings.json` without `~/.gemini`).
     thread_local! {
-        static MEMO: std::cell::RefCell<std::collections::HashMap<Vec<u8>, Vec<u8>>> =
+        static MEMO: std::cell::RefCell<std::collections::HashMap<Vec<u8>, (Vec<u8>, bool)>> =
             std::cell::RefCell::new(std::collections::HashMap::new());
     }
-    fn resolve(p: &[u8], depth: u32) -> Vec<u8> {
+    fn resolve(p: &[u8], depth: u32) -> (Vec<u8>, bool) {
         if let Some(hit) = MEMO.with(|m| m.borrow().get(p).cloned()) {
             return hit;
         }
         let Some(cut) = p.iter().rposition(|&b| b == b'/') else {
-            return p.to_vec();
+            return (p.to_vec(), true);
         };
         let name = &p[cut + 1..];
         if name.is_empty() {
-            return p.to_vec();
+            return (p.to_vec(), true);
         }
-        let mut joined = if cut == 0 {
-            b"/".to_vec()
+        let (mut joined, parent_exists) = if cut == 0 {
+            (b"/".to_vec(), true)
         } else {
             resolve(&p[..cut], depth + 1)
         };
@@ -838,14 +840,19 @@ fn canonical(p: &Path) -> PathBuf {
             joined.push(b'/');
         }
         joined.extend_from_slice(name);
-        let jp = Path::new(std::ffi::OsStr::from_bytes(&joined));
-        let out = match std::fs::symlink_metadata(jp) {
-            // A link (possibly dangling): the kernel's answer, else where it sits.
-            Ok(m) if m.file_type().is_symlink() && depth < 64 => match jp.canonicalize() {
-                Ok(c) => c.into_os_string().into_encoded_bytes(),
-                Err(_) => joined,
-            },
-            _ => joined,
+        let out = if !parent_exists {
+            (joined, false)
+        } else {
+            let jp = Path::new(std::ffi::OsStr::from_bytes(&joined));
+            match std::fs::symlink_metadata(jp) {
+                // A link (possibly dangling): the kernel's answer, else where it sits.
+                Ok(m) if m.file_type().is_symlink() && depth < 64 => match jp.canonicalize() {
+                    Ok(c) => (c.into_os_string().into_encoded_bytes(), true),
+                    Err(_) => (joined, false),
+                },
+                Ok(_) => (joined, true),
+                Err(_) => (joined, false),
+            }
         };
         MEMO.with(|m| {
             let mut m = m.borrow_mut();
@@ -855,10 +862,9 @@ fn canonical(p: &Path) -> PathBuf {
         });
         out
     }
-    PathBuf::from(std::ffi::OsString::from_vec(resolve(
-        p.as_os_str().as_bytes(),
-        0,
-    )))
+    PathBuf::from(std::ffi::OsString::from_vec(
+        resolve(p.as_os_str().as_bytes(), 0).0,
+    ))
 }
 
 fn absolute(p: &Path, root: &Path) -> PathBuf {
