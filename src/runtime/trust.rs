@@ -24,6 +24,22 @@ pub fn passwd_home() -> Option<PathBuf> {
 }
 
 fn lookup_home() -> Option<PathBuf> {
+    // /etc/passwd first: glibc's NSS path tries the nscd socket and loads modules on every
+    // start (most of a lookup's cost); users from a directory service fall back to it.
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    if let Ok(text) = std::fs::read_to_string("/etc/passwd") {
+        for line in text.lines() {
+            let f: Vec<&str> = line.split(':').collect();
+            if f.len() >= 7 && f[2].parse::<u32>().ok() == Some(uid) && !f[5].is_empty() {
+                return Some(PathBuf::from(f[5]));
+            }
+        }
+    }
+    nss_home()
+}
+
+fn nss_home() -> Option<PathBuf> {
     // SAFETY: getpwuid_r writes into our buffer and struct only; we read pw_dir as a C
     // string inside that buffer before it goes out of scope.
     unsafe {
