@@ -235,7 +235,7 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
                     // Domain rules and field/argument globs keep their text.
                     let bytes = p.text.as_bytes();
                     let (o, l) = strings.add(bytes);
-                    let key = tool_key(&rule.tool, p.kind, bytes);
+                    let key = tool_key(&rule.tool);
                     toolpats.push((key, [r, p.kind as u32, o, l]));
                 }
             }

@@ -816,8 +816,10 @@ fn canonical(p: &Path) -> PathBuf {
     use std::os::unix::ffi::{OsStrExt, OsStringExt};
     // A component under one that does not exist does not exist either: no `lstat` for it
     // (most agents' hook files are absent, e.g. `~/.gemini/settings.json` without `~/.gemini`).
+    /// Path bytes → (resolved bytes, exists).
+    type Memo = std::collections::HashMap<Vec<u8>, (Vec<u8>, bool)>;
     thread_local! {
-        static MEMO: std::cell::RefCell<std::collections::HashMap<Vec<u8>, (Vec<u8>, bool)>> =
+        static MEMO: std::cell::RefCell<Memo> =
             std::cell::RefCell::new(std::collections::HashMap::new());
     }
     fn resolve(p: &[u8], depth: u32) -> (Vec<u8>, bool) {

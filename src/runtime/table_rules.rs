@@ -36,7 +36,7 @@ pub const SEC_PATHS: u32 = 15;
 /// wild group) when the tool name has a `*`. (File tools' path globs live in their own
 /// section; domain, field and argument patterns of other tools are not subject prefixes, so
 /// the key holds no directory part: a lookup reads the empty-prefix group of each name.)
-pub fn tool_key(tool: &str, _kind: PatternKind, _text: &[u8]) -> Option<Vec<u8>> {
+pub fn tool_key(tool: &str) -> Option<Vec<u8>> {
     if tool.contains('*') {
         return None;
     }
