@@ -212,6 +212,12 @@ fn intersects_plain(p: &[u8], s: &[u8]) -> bool {
     // sizes are bounded (segments ≤ 100 kB, patterns short), so keep a full table per row
     // of the pattern and iterate rows in order.
     let w = n + 1;
+    if (m + 1).saturating_mul(w) > 1 << 22 {
+        // Past 4 M states (a very long command with unknown words against a very long
+        // pattern) answer "could match": a possible deny asks, never allows, and the hook's
+        // time and memory stay bounded.
+        return true;
+    }
     let mut reach = vec![false; (m + 1) * w];
     reach[0] = true;
     for i in 0..=m {
@@ -315,6 +321,16 @@ mod tests {
         assert_eq!(p.body, b"rm -RF");
         let g = SegPattern::compile(PatternKind::Glob, "* --force", true).unwrap();
         assert_eq!(g.body[0], STAR, "a wildcard program is not folded");
+    }
+
+    #[test]
+    fn huge_unknown_readings_are_possible_not_slow() {
+        let p = SegPattern::compile(PatternKind::Glob, &format!("x {}", "a".repeat(100)), false)
+            .unwrap();
+        let mut r = b"x ".to_vec();
+        r.extend(std::iter::repeat_n(b'b', 100_000));
+        r.push(WILD);
+        assert_eq!(p.matches(&r), Some(Match::Possible));
     }
 
     #[test]
