@@ -554,61 +554,78 @@ fn path_rules_and_their_evasions() {
     p.rules
         .push(path_rule(Verdict::Allow, "read", "./src/**", 3));
     let s = |x: &std::path::Path| x.to_string_lossy().into_owned();
-    assert_eq!(
-        decide_file(&p, "read", &s(&proj.join(".env")), &ctx),
-        Decision::Deny
-    );
-    assert_eq!(
-        decide_file(&p, "read", "../.env", &ctx),
-        Decision::Deny,
-        "relative to cwd, .. folded"
-    );
-    assert_eq!(
-        decide_file(&p, "read", &s(&proj.join("src/../.env")), &ctx),
-        Decision::Deny
-    );
-    assert_eq!(
-        decide_file(&p, "read", &s(&proj.join("src//./../.ENV")), &ctx),
-        Decision::Deny,
-        "case-folded for deny"
-    );
-    assert_eq!(
-        decide_file(&p, "read", &s(&proj.join("deep/er/.env")), &ctx),
-        Decision::Deny,
-        "bare name at any depth"
-    );
-    assert_eq!(
-        decide_file(&p, "edit", &s(&proj.join(".env")), &ctx),
-        Decision::Deny,
-        "a read deny blocks edits"
-    );
-    assert_eq!(
-        decide_file(&p, "edit", &s(&proj.join("src/main.rs")), &ctx),
-        Decision::Allow
-    );
-    assert_eq!(
-        decide_file(&p, "read", "main.rs", &ctx),
-        Decision::Allow,
-        "relative to cwd (src/)"
-    );
-    // src/lnk/../.bashrc is lexically under src/ but canonically the home's .bashrc.
-    assert_eq!(
-        decide_file(&p, "edit", &s(&proj.join("src/lnk/.bashrc")), &ctx),
-        Decision::Deny
-    );
-    assert_eq!(
-        decide_file(&p, "edit", &s(&proj.join("src/lnk/x.txt")), &ctx),
-        Decision::Default,
-        "allow needs both forms"
-    );
-    assert_eq!(
-        decide_file(&p, "read", &s(&home.join("other")), &ctx),
-        Decision::Default
-    );
-    assert_eq!(
-        decide_file(&p, "read", &s(&proj.join(".env\u{0}x")), &ctx),
-        Decision::Default
-    );
+    let cases: Vec<(&str, String, Decision, &str)> = vec![
+        ("read", s(&proj.join(".env")), Decision::Deny, "the file"),
+        (
+            "read",
+            "../.env".into(),
+            Decision::Deny,
+            "relative to cwd, .. folded",
+        ),
+        (
+            "read",
+            s(&proj.join("src/../.env")),
+            Decision::Deny,
+            ".. folded",
+        ),
+        (
+            "read",
+            s(&proj.join("src//./../.ENV")),
+            Decision::Deny,
+            "case-folded for deny",
+        ),
+        (
+            "read",
+            s(&proj.join("deep/er/.env")),
+            Decision::Deny,
+            "bare name at any depth",
+        ),
+        (
+            "edit",
+            s(&proj.join(".env")),
+            Decision::Deny,
+            "a read deny blocks edits",
+        ),
+        (
+            "edit",
+            s(&proj.join("src/main.rs")),
+            Decision::Allow,
+            "allowed edit",
+        ),
+        (
+            "read",
+            "main.rs".into(),
+            Decision::Allow,
+            "relative to cwd (src/)",
+        ),
+        // src/lnk/../.bashrc is lexically under src/ but canonically the home's .bashrc.
+        (
+            "edit",
+            s(&proj.join("src/lnk/.bashrc")),
+            Decision::Deny,
+            "through a symlink",
+        ),
+        (
+            "edit",
+            s(&proj.join("src/lnk/x.txt")),
+            Decision::Default,
+            "allow needs both forms",
+        ),
+        ("read", s(&home.join("other")), Decision::Default, "no rule"),
+        (
+            "read",
+            s(&proj.join(".env\u{0}x")),
+            Decision::Default,
+            "a NUL is not a separator",
+        ),
+    ];
+    for (tool, path, want, why) in cases {
+        assert_eq!(
+            decide_file(&p, tool, &path, &ctx),
+            want,
+            "{tool} {path:?}: {why}"
+        );
+    }
     // NFC: a decomposed é matches a rule written composed.
     let mut q = Policy::default();
     q.rules
