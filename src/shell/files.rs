@@ -219,6 +219,11 @@ pub fn uses(stage: &[Vec<u8>]) -> Vec<FileUse> {
                     push(&mut out, p, Access::Read, false);
                 }
             }
+            for opt in [&b"--upload-file="[..], b"--post-file=", b"--body-file="] {
+                if let Some(p) = a.strip_prefix(opt) {
+                    push(&mut out, &p.to_vec(), Access::Read, false);
+                }
+            }
         }
     } else if matches!(
         n,

@@ -215,6 +215,16 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
         }
         let args: Vec<String> = values[1..].iter().map(|v| text(v)).collect();
         classify(&name, &args, &words[1..], r);
+        if name == "git" {
+            // `git -C dir push --force` is `git push --force` to a deny rule: git's global
+            // options are read through (a reading without them; git stays the program).
+            let k = git_subcommand_at(&args) + 1;
+            if k > 1 && k < values.len() {
+                let mut v = vec![name.clone().into_bytes()];
+                v.extend_from_slice(&values[k..]);
+                r.push(join(&v));
+            }
+        }
         let Some(spec) = lists::wrapper(&name) else {
             return;
         };
@@ -687,6 +697,54 @@ fn sed_script_has_e(s: &str) -> bool {
         }
     }
     false
+}
+
+/// Index (in `args`) of git's subcommand, after its global options.
+fn git_subcommand_at(args: &[String]) -> usize {
+    let mut k = 0;
+    while k < args.len() {
+        let a = args[k].as_str();
+        if matches!(
+            a,
+            "-C" | "-c"
+                | "--git-dir"
+                | "--work-tree"
+                | "--namespace"
+                | "--config-env"
+                | "--super-prefix"
+        ) {
+            k += 2;
+        } else if (a.starts_with("-C") || a.starts_with("-c")) && a.len() > 2
+            || [
+                "--git-dir=",
+                "--work-tree=",
+                "--namespace=",
+                "--config-env=",
+                "--super-prefix=",
+            ]
+            .iter()
+            .any(|p| a.starts_with(p))
+            || matches!(
+                a,
+                "-p" | "--paginate"
+                    | "-P"
+                    | "--no-pager"
+                    | "--no-replace-objects"
+                    | "--bare"
+                    | "--literal-pathspecs"
+                    | "--glob-pathspecs"
+                    | "--noglob-pathspecs"
+                    | "--icase-pathspecs"
+                    | "--no-optional-locks"
+                    | "--no-lazy-fetch"
+            )
+        {
+            k += 1;
+        } else {
+            break;
+        }
+    }
+    k.min(args.len())
 }
 
 fn git_runs_commands(args: &[String]) -> bool {
