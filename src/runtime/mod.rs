@@ -383,6 +383,8 @@ fn decide_bash(
 fn work_dirs(segments: &[Segment], ctx: &Context) -> Option<Vec<std::path::PathBuf>> {
     let cwd = ctx.cwd.clone().or_else(|| ctx.project_root.clone())?;
     let mut dirs = vec![cwd.clone()];
+    // git resolves `REV:path` from the repository's top: check relative paths there too.
+    dirs.extend(ctx.project_root.clone());
     for seg in segments {
         let rd = shell::analyse_segment(seg);
         for stage in &rd.stages {
