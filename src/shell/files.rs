@@ -203,38 +203,28 @@ pub fn uses(stage: &[Vec<u8>]) -> Vec<FileUse> {
     } else if n == "git" {
         // git prints tracked files' contents: `git show REV:path`, `git cat-file -p REV:path`,
         // `git blame path`, and paths after `--` for log/diff/show/grep/archive.
-        let sub = args
-            .iter()
-            .position(|a| !a.starts_with(b"-"))
-            .map(|i| text(&args[i]));
-        let rest: &[Vec<u8>] = match args.iter().position(|a| !a.starts_with(b"-")) {
-            Some(i) => &args[i + 1..],
-            None => &[],
-        };
-        match sub.as_deref() {
-            Some(
-                "show" | "cat-file" | "log" | "diff" | "grep" | "archive" | "blame" | "annotate",
-            ) => {
-                let mut after_dashdash = false;
-                for a in rest {
-                    if a.as_slice() == b"--" {
-                        after_dashdash = true;
-                        continue;
-                    }
-                    if after_dashdash
-                        || (matches!(sub.as_deref(), Some("blame" | "annotate"))
-                            && !a.starts_with(b"-"))
-                    {
-                        push(&mut out, a, Access::Read, false);
-                    } else if !a.starts_with(b"-") {
-                        if let Some(i) = a.iter().position(|&b| b == b':') {
-                            let path = a[i + 1..].to_vec();
-                            push(&mut out, &path, Access::Read, false);
-                        }
-                    }
+        let at = args.iter().position(|a| !a.starts_with(b"-"));
+        let sub = at.map(|i| text(&args[i])).unwrap_or_default();
+        let rest: &[Vec<u8>] = at.map(|i| &args[i + 1..]).unwrap_or(&[]);
+        let blame = matches!(sub.as_str(), "blame" | "annotate");
+        if blame
+            || matches!(
+                sub.as_str(),
+                "show" | "cat-file" | "log" | "diff" | "grep" | "archive"
+            )
+        {
+            let mut after_dashdash = false;
+            for a in rest {
+                if a.as_slice() == b"--" {
+                    after_dashdash = true;
+                } else if after_dashdash || (blame && !a.starts_with(b"-")) {
+                    push(&mut out, a, Access::Read, false);
+                } else if let (false, Some(i)) =
+                    (a.starts_with(b"-"), a.iter().position(|&b| b == b':'))
+                {
+                    push(&mut out, &a[i + 1..].to_vec(), Access::Read, false);
                 }
             }
-            _ => {}
         }
     } else if FETCHERS.contains(&n) {
         // `curl -d @file`, `-F f=@file`, `--data-binary @file`, `-T file` upload files.
