@@ -26,7 +26,10 @@ pub fn explain(
         return 2;
     }
     let text = command_text(command);
-    let req = if tool == TOOL_BASH || tool.eq_ignore_ascii_case("bash") {
+    // Agents' tool names are accepted too (`Read`, `run_shell_command`, `WebFetch`, …).
+    let shell = tool == TOOL_BASH || crate::host::input::SHELL_TOOLS.contains(&tool);
+    let tool = &crate::host::input::canonical_tool(tool);
+    let req = if shell {
         Request::Bash {
             command: text.clone(),
         }

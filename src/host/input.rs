@@ -100,7 +100,7 @@ impl HookInput {
 }
 
 /// Shell tools, as each host spells them.
-const SHELL_TOOLS: &[&str] = &[
+pub const SHELL_TOOLS: &[&str] = &[
     "Bash",
     "bash",
     "run_shell_command",
