@@ -63,15 +63,28 @@ pub fn policy_dir(source_file: &str, ctx: &Context) -> Option<PathBuf> {
     }
 }
 
-fn base(anchor: Anchor, policy_dir: Option<&Path>, ctx: &Context) -> Option<PathBuf> {
+/// The folders a pattern with this anchor is relative to. `~/` is both the request's home
+/// (`$HOME`, what the agent's shell expands) and the home in the password database: a hook
+/// environment that sets `HOME` elsewhere must not move a deny off the real `~/.ssh`.
+fn bases(anchor: Anchor, policy_dir: Option<&Path>, ctx: &Context) -> Vec<PathBuf> {
     match anchor {
-        Anchor::Home => ctx.home.clone(),
+        Anchor::Home => {
+            let mut v: Vec<PathBuf> = ctx.home.iter().cloned().collect();
+            if let Some(real) = super::trust::passwd_home() {
+                if !v.contains(&real) {
+                    v.push(real);
+                }
+            }
+            v
+        }
         Anchor::ProjectRoot => ctx
             .project_root
             .as_ref()
-            .map(|p| paths::canonical(&paths::lexical(&p.to_string_lossy(), None, None))),
-        Anchor::PolicyDir => policy_dir.map(Path::to_path_buf),
-        Anchor::Absolute | Anchor::AnyDepth => None,
+            .map(|p| paths::canonical(&paths::lexical(&p.to_string_lossy(), None, None)))
+            .into_iter()
+            .collect(),
+        Anchor::PolicyDir => policy_dir.map(Path::to_path_buf).into_iter().collect(),
+        Anchor::Absolute | Anchor::AnyDepth => Vec::new(),
     }
 }
 
@@ -90,21 +103,20 @@ pub fn rule_matches(
     ctx: &Context,
     allow: bool,
 ) -> Result<bool, Corrupt> {
-    let b = base(anchor, policy_dir, ctx);
-    // The base itself may be a symlink: try it lexically and canonically.
-    let bases: Vec<Option<PathBuf>> = match &b {
-        Some(p) => {
-            let c = paths::canonical(p);
-            if &c == p {
-                vec![Some(c)]
-            } else {
-                vec![Some(p.clone()), Some(c)]
-            }
+    // Each base may itself be a symlink: try it lexically and canonically.
+    let mut roots: Vec<Option<PathBuf>> = Vec::new();
+    for p in bases(anchor, policy_dir, ctx) {
+        let c = paths::canonical(&p);
+        if c != p {
+            roots.push(Some(p));
         }
-        None => vec![None],
-    };
+        roots.push(Some(c));
+    }
+    if roots.is_empty() {
+        roots.push(None);
+    }
     let form_matches = |form: &Path, folded_ok: bool| -> Result<bool, Corrupt> {
-        for bs in &bases {
+        for bs in &roots {
             let Some(text) = paths::relative_to(form, anchor, bs.as_deref()) else {
                 continue;
             };
@@ -132,14 +144,19 @@ pub fn path_could_hold(
     folder: &Path,
     ctx: &Context,
 ) -> bool {
-    let b = base(anchor, policy_dir, ctx);
+    let bs = bases(anchor, policy_dir, ctx);
     let lex = paths::lexical(
         &folder.to_string_lossy(),
         ctx.cwd.as_deref(),
         ctx.home.as_deref(),
     );
     let can = paths::canonical(&lex);
-    [lex, can]
-        .iter()
-        .any(|f| paths::could_hold(anchor, b.as_deref(), glob, f))
+    [lex, can].iter().any(|f| {
+        if bs.is_empty() {
+            paths::could_hold(anchor, None, glob, f)
+        } else {
+            bs.iter()
+                .any(|b| paths::could_hold(anchor, Some(b), glob, f))
+        }
+    })
 }

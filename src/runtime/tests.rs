@@ -830,3 +830,24 @@ fn shell_commands_that_touch_files_and_urls() {
         assert_eq!(run(cmd, &ctx), Decision::Allow, "{cmd:?}");
     }
 }
+
+#[test]
+fn home_rules_hold_for_the_real_home_whatever_home_says() {
+    // A hook environment with HOME pointed elsewhere must not move `~/.ssh` off the real one.
+    let Some(real) = crate::runtime::trust::passwd_home() else {
+        return;
+    };
+    let mut p = Policy::default();
+    p.rules.push(path_rule(Verdict::Deny, "read", "~/.ssh", 0));
+    let fake = Context {
+        cwd: Some("/tmp".into()),
+        project_root: Some("/tmp".into()),
+        home: Some("/tmp/fake-home".into()),
+    };
+    let key = real.join(".ssh/id_rsa").to_string_lossy().into_owned();
+    assert_eq!(decide_file(&p, "read", &key, &fake), Decision::Deny);
+    assert_eq!(
+        decide_file(&p, "read", "/tmp/fake-home/.ssh/id_rsa", &fake),
+        Decision::Deny
+    );
+}
