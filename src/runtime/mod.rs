@@ -170,18 +170,6 @@ pub struct Outcome {
     pub unattestable: Vec<String>,
 }
 
-impl Outcome {
-    /// Was this an ask from a rule (including a possible deny), as opposed to an
-    /// unattestable construct? Hosts word their messages from it.
-    pub fn ask_from_rule(&self) -> bool {
-        matches!(self.cause, Cause::Rule { .. } | Cause::PossibleDeny { .. })
-    }
-}
-
-struct SegWork {
-    seg: Segment,
-}
-
 /// Decide a request for `host` (SPEC §4.5), with paths resolved from this process's
 /// context. Errors only when the table is corrupt.
 pub fn decide(src: &dyn RuleSource, host: &str, req: &Request) -> Result<Outcome, Corrupt> {
@@ -212,20 +200,25 @@ fn decide_bash(
     ctx: &Context,
 ) -> Result<Outcome, Corrupt> {
     let parsed = shell::parse(command);
-    let dirs = work_dirs(&parsed.segments, ctx);
-    let mut global: Vec<String> = parsed.unattestable.iter().map(|s| s.to_string()).collect();
-    let mut work: Vec<SegWork> = parsed
+    // Top-level segments are analysed once, here: the `cd` targets need them all up front.
+    let mut readings: Vec<Option<shell::SegmentReadings>> = parsed
         .segments
-        .into_iter()
-        .map(|seg| SegWork { seg })
+        .iter()
+        .map(|s| Some(shell::analyse_segment(s)))
         .collect();
+    let dirs = work_dirs(&readings, ctx);
+    let mut global: Vec<String> = parsed.unattestable.iter().map(|s| s.to_string()).collect();
+    let mut work: Vec<Segment> = parsed.segments;
     let mut hits: Vec<Hit> = Vec::new();
     let mut reports: Vec<SegmentReport> = Vec::new();
     let mut i = 0;
     while i < work.len() {
-        let seg = work[i].seg.clone();
+        let seg = work[i].clone();
+        let rd = match readings.get_mut(i).and_then(Option::take) {
+            Some(rd) => rd,
+            None => shell::analyse_segment(&seg),
+        };
         i += 1;
-        let rd = shell::analyse_segment(&seg);
         // Commands run by this segment become segments of their own, one level deeper.
         for inner in &rd.inner {
             if seg.depth + 1 > MAX_DEPTH {
@@ -259,7 +252,7 @@ fn decide_bash(
                     push_unique(&mut global, "more than 10,000 segments");
                     break;
                 }
-                work.push(SegWork { seg: s });
+                work.push(s);
             }
         }
         let idx = reports.len();
@@ -380,13 +373,15 @@ fn decide_bash(
 /// Folders relative paths may be resolved in: the cwd, and every `cd`/`pushd` target in
 /// the command (`cd .. && cat .env` reads the parent's `.env`). None when a target is
 /// unknown (`cd $D`): then a relative path may be anywhere.
-fn work_dirs(segments: &[Segment], ctx: &Context) -> Option<Vec<std::path::PathBuf>> {
+fn work_dirs(
+    readings: &[Option<shell::SegmentReadings>],
+    ctx: &Context,
+) -> Option<Vec<std::path::PathBuf>> {
     let cwd = ctx.cwd.clone().or_else(|| ctx.project_root.clone())?;
     let mut dirs = vec![cwd.clone()];
     // git resolves `REV:path` from the repository's top: check relative paths there too.
     dirs.extend(ctx.project_root.clone());
-    for seg in segments {
-        let rd = shell::analyse_segment(seg);
+    for rd in readings.iter().flatten() {
         for stage in &rd.stages {
             let prog = stage
                 .first()
