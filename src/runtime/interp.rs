@@ -28,18 +28,10 @@ impl<'p> Reference<'p> {
                 r.patterns
                     .iter()
                     .map(|p| {
-                        if p.kind == PatternKind::Regex {
-                            #[cfg(feature = "compiler")]
-                            {
-                                crate::content::build_regex_dfa(&p.text).ok()
-                            }
-                            #[cfg(not(feature = "compiler"))]
-                            {
-                                None
-                            }
-                        } else {
-                            None
-                        }
+                        // (This module exists only with the compiler feature.)
+                        (p.kind == PatternKind::Regex)
+                            .then(|| crate::content::build_regex_dfa(&p.text).ok())
+                            .flatten()
                     })
                     .collect()
             })

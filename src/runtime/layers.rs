@@ -275,15 +275,18 @@ impl RuleSource for Union<'_> {
     ) -> Result<(), Corrupt> {
         for (t, off, _, trusted) in &self.parts {
             let mut err = Ok(());
-            t.match_tool(tool, subject, input_text, host, &mut |r, m| {
-                if !trusted && t.verdict(r) == Ok(Verdict::Allow) {
-                    return;
-                }
-                if t.verdict(r).is_err() {
-                    err = Err(Corrupt);
-                }
-                f(r + off, m)
-            })?;
+            t.match_tool(
+                tool,
+                subject,
+                input_text,
+                host,
+                &mut |r, m| match t.verdict(r) {
+                    // An untrusted layer grants nothing.
+                    Ok(Verdict::Allow) if !trusted => {}
+                    Ok(_) => f(r + off, m),
+                    Err(e) => err = Err(e),
+                },
+            )?;
             err?;
         }
         Ok(())
