@@ -1,6 +1,6 @@
 //! The file, URL and network columns of the catalogue, per program.
 
-use super::{basename, git, text, Access, Effects, Net};
+use super::{git, text, Access, Effects, Net};
 use crate::pattern::WILD;
 
 /// Programs that read every operand.
@@ -265,9 +265,10 @@ fn opt_values(args: &[Vec<u8>], short: &[&str], long: &[&str]) -> Vec<Vec<u8>> {
     out
 }
 
-/// Operands: words that are not options (all words after `--`), skipping the values of the
-/// options in `with_arg`.
-fn operands<'a>(args: &'a [Vec<u8>], with_arg: &[&str]) -> Vec<&'a Vec<u8>> {
+/// Operands: words that are not options (all words after `--`). The values of the options
+/// in `with_arg` are not operands; they are recorded as [`Access::Unknown`] uses, so an
+/// option polc models wrongly can only ask, never hide a path.
+fn operands<'a>(e: &mut Effects, args: &'a [Vec<u8>], with_arg: &[&str]) -> Vec<&'a Vec<u8>> {
     let mut v = Vec::new();
     let mut after = false;
     let mut k = 0;
@@ -281,6 +282,9 @@ fn operands<'a>(args: &'a [Vec<u8>], with_arg: &[&str]) -> Vec<&'a Vec<u8>> {
         if after || !a.starts_with(b"-") || a.as_slice() == b"-" {
             v.push(a);
         } else if with_arg.iter().any(|o| o.as_bytes() == a.as_slice()) {
+            if let Some(val) = args.get(k) {
+                e.file(val.clone(), Access::Unknown, false);
+            }
             k += 1;
         }
     }
@@ -322,8 +326,9 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     e.known = true;
     if READERS.contains(&n) {
-        let with_arg = ["-n", "-c", "-o", "-w", "-s", "-t", "-d", "-f", "-k", "-O"];
-        let ops = operands(args, &with_arg);
+        // Option values are read as operands too: a path is never hidden behind a flag
+        // polc reads wrongly (`cat -n .env`), and `head -n 5` only adds a harmless `5`.
+        let ops = operands(e, args, &[]);
         for p in ops {
             e.file(p.clone(), Access::Read, false);
         }
@@ -337,12 +342,12 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
         for v in opt_values(args, &["-o"], &["--output"]) {
             e.file(v, Access::Write, false);
         }
-        for p in operands(args, &["-o", "-k", "-t", "-S", "-T"]) {
+        for p in operands(e, args, &["-o", "-k", "-t", "-S", "-T"]) {
             e.file(p.clone(), Access::Read, false);
         }
     } else if n == "split" || n == "csplit" {
         // `split IN PREFIX` writes PREFIXaa, PREFIXab, …
-        let ops = operands(args, &["-b", "-l", "-n", "-a", "-C", "-t", "-f"]);
+        let ops = operands(e, args, &["-b", "-l", "-n", "-a", "-C", "-t", "-f"]);
         if let Some(i) = ops.first() {
             e.file((*i).clone(), Access::Read, false);
         }
@@ -352,17 +357,21 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
     } else if PATTERN_FIRST.contains(&n) {
         pattern_first(e, n, args);
     } else if EDITORS.contains(&n) {
-        for p in operands(args, &["-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"]) {
+        for p in operands(
+            e,
+            args,
+            &["-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"],
+        ) {
             if !p.starts_with(b"+") {
                 e.file(p.clone(), Access::Write, false);
             }
         }
     } else if DELETERS.contains(&n) {
-        let recursive = n == "rm" && has_flag(args, 'r', &["--recursive"])
-            || n == "rm" && has_flag(args, 'R', &[])
+        let recursive = (n == "rm"
+            && (has_flag(args, 'r', &["--recursive"]) || has_flag(args, 'R', &[])))
             || n.starts_with("trash")
             || n == "gio";
-        for p in operands(args, &[]) {
+        for p in operands(e, args, &[]) {
             if n == "gio" && p.as_slice() == b"trash" {
                 continue;
             }
@@ -371,7 +380,7 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
     } else if META_AFTER_FIRST.contains(&n) {
         let recursive = has_flag(args, 'R', &["--recursive"]);
         let by_reference = args.iter().any(|a| a.starts_with(b"--reference"));
-        let ops = operands(args, &[]);
+        let ops = operands(e, args, &[]);
         let skip = usize::from(!by_reference);
         for p in ops.iter().skip(skip) {
             e.file((*p).clone(), Access::Meta, recursive);
@@ -385,7 +394,7 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
             "mount" => &["-t", "-o", "-O", "-L", "-U"],
             _ => &[],
         };
-        for p in operands(args, with_arg) {
+        for p in operands(e, args, with_arg) {
             e.file(p.clone(), Access::Meta, recursive);
         }
     } else if CREATORS.contains(&n) {
@@ -397,7 +406,7 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
             "mktemp" => &["-p", "--tmpdir", "--suffix"],
             _ => &[],
         };
-        let ops = operands(args, with_arg);
+        let ops = operands(e, args, with_arg);
         let ops: &[&Vec<u8>] = if n == "mknod" {
             &ops[..ops.len().min(1)]
         } else {
@@ -409,7 +418,7 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
     } else if COPIERS.contains(&n) {
         copier(e, n, args);
     } else if n == "link" {
-        let ops = operands(args, &[]);
+        let ops = operands(e, args, &[]);
         if let [a, b, ..] = ops.as_slice() {
             e.file((*a).clone(), Access::Link, false);
             e.file((*b).clone(), Access::Write, false);
@@ -435,7 +444,11 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
     ) {
         extractor(e, n, args);
     } else if n == "zip" {
-        let ops = operands(args, &["-x", "-i", "-b", "-n", "-t", "-tt", "-O", "--out"]);
+        let ops = operands(
+            e,
+            args,
+            &["-x", "-i", "-b", "-n", "-t", "-tt", "-O", "--out"],
+        );
         let recursive = has_flag(args, 'r', &["--recurse-paths"]);
         if let Some((archive, rest)) = ops.split_first() {
             e.file((*archive).clone(), Access::Write, false);
@@ -462,7 +475,7 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
         let stdout = has_flag(args, 'c', &["--stdout", "--to-stdout"]);
         let access = if stdout { Access::Read } else { Access::Write };
         let recursive = has_flag(args, 'r', &["--recursive"]);
-        for p in operands(args, &["-S", "--suffix", "-o"]) {
+        for p in operands(e, args, &["-S", "--suffix", "-o"]) {
             e.file(p.clone(), access, recursive);
         }
     } else if n == "patch" {
@@ -478,6 +491,7 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
             e.file(p, Access::Read, false);
         }
         let ops = operands(
+            e,
             args,
             &["-p", "-i", "-d", "-o", "-r", "-B", "-z", "-F", "-D"],
         );
@@ -488,7 +502,7 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
             e.file((*p).clone(), Access::Read, false);
         }
     } else if matches!(n, "cd" | "pushd") {
-        let target = operands(args, &[]).first().map(|t| (*t).clone());
+        let target = operands(e, args, &[]).first().map(|t| (*t).clone());
         e.chdir.push(target.unwrap_or_else(|| b"~".to_vec()));
     } else if n == "find" {
         // Starting points are listed, not read; `-delete` removes what matches under them,
@@ -549,7 +563,7 @@ fn pattern_first(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         "--file",
         "--expression",
     ];
-    let ops = operands(args, &with_arg);
+    let ops = operands(e, args, &with_arg);
     for (k, p) in ops.iter().enumerate() {
         if k == 0 && !explicit_pattern {
             continue;
@@ -603,7 +617,7 @@ fn copier(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         || (n == "mv");
     let hard_link = (n == "ln" && !has_flag(args, 's', &["--symbolic"]))
         || (n == "cp" && has_flag(args, 'l', &["--link"]));
-    let ops = operands(args, with_arg);
+    let ops = operands(e, args, with_arg);
     let target = opt_values(args, &["-t"], &["--target-directory"]);
     let (srcs, dest): (Vec<&Vec<u8>>, Option<Vec<u8>>) = match target.first() {
         Some(t) if n != "rsync" && n != "scp" => (ops.clone(), Some(t.clone())),
@@ -639,10 +653,10 @@ fn copier(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
             e.file(d, Access::Link, true);
         }
     }
-    if n == "rsync" || n == "scp" {
-        if ops.iter().any(|o| remote_path(o)) || has_flag(args, 'e', &["--rsh"]) {
-            e.net = Net::Yes;
-        }
+    if (n == "rsync" || n == "scp")
+        && (ops.iter().any(|o| remote_path(o)) || has_flag(args, 'e', &["--rsh"]))
+    {
+        e.net = Net::Yes;
     }
 }
 
@@ -724,9 +738,8 @@ fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         e.file_into(d);
     }
     // URLs: operands that look like one, `--url X`, and the proxy a request goes through.
-    let with_arg = [
+    let mut with_arg = vec![
         "-o",
-        "-O",
         "-d",
         "-H",
         "-X",
@@ -781,6 +794,9 @@ fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         "--method",
         "--body",
     ];
+    if n.starts_with("wget") {
+        with_arg.push("-O");
+    }
     let names_url = |a: &[u8]| {
         !a.contains(&WILD)
             && !a.starts_with(b"@")
@@ -788,7 +804,7 @@ fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
             && (a.windows(2).any(|w| w == b":/" || w == b":\\") || a.contains(&b'.'))
     };
     let mut saw_url = false;
-    for a in operands(args, &with_arg) {
+    for a in operands(e, args, &with_arg) {
         if names_url(a) {
             e.urls.push(text(a));
             saw_url = true;
@@ -896,7 +912,7 @@ fn tar(e: &mut Effects, args: &[Vec<u8>]) {
         "-b",
         "-H",
     ];
-    let mut ops: Vec<&Vec<u8>> = operands(args, &with_arg);
+    let mut ops: Vec<&Vec<u8>> = operands(e, args, &with_arg);
     if old_style {
         ops.retain(|o| o.as_slice() != args[0].as_slice());
     }
@@ -924,7 +940,7 @@ fn tar(e: &mut Effects, args: &[Vec<u8>]) {
 }
 
 fn extractor(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
-    let ops = operands(args, &["-d", "-x", "-P", "-o", "-p"]);
+    let ops = operands(e, args, &["-d", "-x", "-P", "-o", "-p"]);
     let list_only = match n {
         "unzip" => {
             has_flag(args, 'l', &[])
@@ -1048,9 +1064,4 @@ fn installs(n: &str, args: &[Vec<u8>]) -> bool {
         "stack" | "cabal" => matches!(sub, Some("install")),
         _ => false,
     }
-}
-
-#[allow(dead_code)]
-fn _assert_basename_used(p: &[u8]) -> &[u8] {
-    basename(p)
 }

@@ -340,7 +340,8 @@ fn config_runs(rest: &[String], rest_words: &[Word], r: &mut Runs) {
             k += 2;
             continue;
         }
-        if !a.starts_with('-') && !(pos.is_empty() && matches!(a, "set" | "unset")) {
+        let verb = pos.is_empty() && matches!(a, "set" | "unset");
+        if !a.starts_with('-') && !verb {
             pos.push(k);
         }
         k += 1;
@@ -432,7 +433,7 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
                 for s in srcs {
                     e.file((*s).clone(), Access::Delete, false);
                 }
-                e.into(dest, srcs);
+                e.copy_dest(dest, srcs, false);
             }
         }
         "clone" => {

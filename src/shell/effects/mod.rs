@@ -154,10 +154,6 @@ impl Effects {
 
     /// A copy's destination: `dest` itself (a new file) and `dest/NAME` for each source
     /// (an existing folder). A recursive copy writes unknown names under both.
-    pub fn into(&mut self, dest: &[u8], srcs: &[&Vec<u8>]) {
-        self.copy_dest(dest, srcs, false);
-    }
-
     pub fn copy_dest(&mut self, dest: &[u8], srcs: &[&Vec<u8>], recursive: bool) {
         if recursive {
             self.file_into(dest.to_vec());
