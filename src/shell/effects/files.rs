@@ -381,7 +381,12 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
         let recursive = has_flag(args, 'R', &["--recursive"]);
         let by_reference = args.iter().any(|a| a.starts_with(b"--reference"));
         let ops = operands(e, args, &[]);
-        let skip = usize::from(!by_reference);
+        // `chattr -i f`: chattr's mode may look like an option; then every operand is a file.
+        let mode_is_option = n == "chattr"
+            && !ops
+                .first()
+                .is_some_and(|o| o.starts_with(b"+") || o.starts_with(b"="));
+        let skip = usize::from(!by_reference && !mode_is_option);
         for p in ops.iter().skip(skip) {
             e.file((*p).clone(), Access::Meta, recursive);
         }

@@ -412,6 +412,10 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
                 Access::Read
             }
             "rm" => Access::Delete,
+            // Paths checked out or restored are overwritten.
+            "checkout" if after_dashdash => Access::Write,
+            "restore" | "checkout-index" => Access::Write,
+            "clean" => Access::Delete,
             _ => Access::Unknown,
         };
         e.file(a.clone(), access, false);
