@@ -49,6 +49,8 @@ pub struct Finding {
     pub what: String,
     /// The protected paths involved (for lifting by a rule that names them).
     pub paths: Vec<PathBuf>,
+    /// The synthetic rule that reports it ([`RULE_ID`], or the host checks').
+    pub rule_id: &'static str,
 }
 
 /// The strongest finding so far.
@@ -69,6 +71,7 @@ impl Worst {
                     verdict,
                     what,
                     paths: path.map(|p| vec![p.to_path_buf()]).unwrap_or_default(),
+                    rule_id: RULE_ID,
                 })
             }
         }
@@ -471,7 +474,7 @@ impl RuleSource for Guarded<'_> {
     }
     fn describe(&self, rule: u32) -> Result<RuleDesc, Corrupt> {
         match (rule, &self.finding) {
-            (SYNTHETIC, Some(f)) => Ok(RuleDesc {
+            (SYNTHETIC, Some(f)) if f.rule_id == RULE_ID => Ok(RuleDesc {
                 id: RULE_ID.into(),
                 verdict: f.verdict,
                 tool: "*".into(),
@@ -481,6 +484,19 @@ impl RuleSource for Guarded<'_> {
                 text: format!("{} writes to polc's protected paths", f.verdict),
                 reason: Some(format!(
                     "{}; an agent may not change polc's policy, tables, trust list, binary or hook configuration (a managed or user layer rule that names the path can allow it)",
+                    f.what
+                )),
+            }),
+            (SYNTHETIC, Some(f)) => Ok(RuleDesc {
+                id: f.rule_id.into(),
+                verdict: f.verdict,
+                tool: "*".into(),
+                source: "polc (built in)".into(),
+                line: 0,
+                column: 0,
+                text: format!("{} what the host's own checks would not allow", f.verdict),
+                reason: Some(format!(
+                    "{}; the host skips its own checks when polc allows, so polc keeps them (a read/edit rule or a bash exact rule that names the path allows it)",
                     f.what
                 )),
             }),
@@ -565,12 +581,22 @@ pub fn decide_guarded(
         (Request::Bash { command }, Some(w)) => super::decide_walked(src, host, command, w, &ctx)?,
         _ => super::decide_in(src, host, req, &ctx)?,
     };
-    let Some(f) = prot.check(req, walk.as_ref(), cwd) else {
+    let mut finding = prot.check(req, walk.as_ref(), cwd);
+    if let Some(f) = &finding {
+        if out.decision == Decision::Allow && lifted(src, &out, f, &ctx)? {
+            finding = None;
+        }
+    }
+    // The host's own checks an allow would skip (reads and writes outside the project,
+    // critical paths): the stronger of the two findings stands.
+    if let Some(h) = super::host_checks::check(src, host, req, walk.as_ref(), &out, &ctx)? {
+        if finding.as_ref().is_none_or(|f| h.verdict > f.verdict) {
+            finding = Some(h);
+        }
+    }
+    let Some(f) = finding else {
         return Ok((out, None));
     };
-    if out.decision == Decision::Allow && lifted(src, &out, &f, &ctx)? {
-        return Ok((out, None));
-    }
     let raised = Decision::from(f.verdict);
     if raised > out.decision {
         out.decision = raised;
@@ -592,6 +618,13 @@ pub fn decide_guarded(
 /// rule, or a read/edit path rule whose literal text before its first wildcard is the path
 /// or a folder above it. Prefix, glob, contains and regex rules never lift it, nor does a
 /// finding that names no path (polc's own commands, installs).
+/// Is this rule a bash `exact` rule (DSL `exact`, or a Claude `Bash(...)` without `*`)?
+pub fn is_exact_bash(d: &RuleDesc) -> bool {
+    gather::is_exact_bash(d)
+}
+
+pub use gather::rule_names_paths;
+
 fn lifted(
     src: &dyn RuleSource,
     out: &Outcome,

@@ -394,7 +394,7 @@ pub(super) fn glob_match(pat: &[u8], s: &[u8]) -> bool {
 /// word), or a read/edit path rule whose literal text before its first wildcard resolves to
 /// the path or a folder above it. Read from the rule's first line (`allow edit glob "X"`,
 /// `Edit(X)`, `Bash(X)`): a lift is never wider than what that line says.
-pub(super) fn rule_names_paths(d: &RuleDesc, paths: &[PathBuf], ctx: &Context) -> bool {
+pub fn rule_names_paths(d: &RuleDesc, paths: &[PathBuf], ctx: &Context) -> bool {
     let t = d.text.trim();
     // Claude form: `Tool(spec)`.
     if let Some((tool, rest)) = t.split_once('(') {
@@ -418,6 +418,16 @@ pub(super) fn rule_names_paths(d: &RuleDesc, paths: &[PathBuf], ctx: &Context) -
         (Some("read" | "edit"), Some("glob" | "exact"), Some(g)) => names(g, paths, ctx),
         _ => false,
     }
+}
+
+/// A bash `exact` rule: DSL `allow bash exact "…"`, or a Claude `Bash(…)` with no `*`.
+pub(super) fn is_exact_bash(d: &RuleDesc) -> bool {
+    let t = d.text.trim();
+    if let Some(spec) = t.strip_prefix("Bash(") {
+        return !spec.contains('*');
+    }
+    let w: Vec<&str> = t.split_whitespace().collect();
+    w.get(1) == Some(&"bash") && w.get(2) == Some(&"exact")
 }
 
 fn names(glob: &str, paths: &[PathBuf], ctx: &Context) -> bool {

@@ -517,9 +517,8 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
             if a.starts_with(b"-") || a.as_slice() == b"(" || a.as_slice() == b"!" {
                 break;
             }
-            if delete {
-                e.file(a.clone(), Access::Delete, true);
-            }
+            let access = if delete { Access::Delete } else { Access::List };
+            e.file(a.clone(), access, true);
         }
         for v in opt_values(args, &[], &["-fprint", "-fprint0", "-fls", "-fprintf"]) {
             e.file(v, Access::Write, false);

@@ -48,6 +48,9 @@ impl Runs {
 /// What a program does with a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Access {
+    /// Lists the names under it without opening files (`find DIR`): no rule's business
+    /// except the host's own checks on folders outside the project.
+    List,
     /// Opens it for reading (its contents reach the agent or another file).
     Read,
     /// An argument of a program polc does not know (or of an option it does not model):
