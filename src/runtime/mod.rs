@@ -9,6 +9,7 @@ pub mod pathmatch;
 pub mod protect;
 pub mod table_rules;
 pub mod trust;
+pub mod whole;
 
 use crate::ir::{Decision, Tier, Verdict, TOOL_BASH, TOOL_EDIT, TOOL_READ};
 use crate::pattern::Match;
@@ -122,6 +123,10 @@ pub enum Request {
         tool: String,
         subject: String,
         input_text: String,
+        /// The tool's name as the host spells it (`Glob`, `Write`), or empty. Claude's bare
+        /// tool rules (`Glob`, `Write`, `NotebookEdit`) are kept under that name: each
+        /// applies to its own tool, not to the family `tool` names.
+        name: String,
     },
 }
 
@@ -189,7 +194,8 @@ pub fn decide_in(
             tool,
             subject,
             input_text,
-        } => decide_tool(src, host, tool, subject, input_text, ctx),
+            name,
+        } => decide_tool(src, host, tool, name, subject, input_text, ctx),
     }
 }
 
@@ -361,6 +367,8 @@ fn decide_bash(
             });
         }
     }
+    // Deny and ask rules also meet the whole command (operators and redirections kept).
+    whole::hits(src, host, command, &mut hits)?;
     let counted: Vec<&SegmentReport> = reports.iter().filter(|r| !r.deny_only).collect();
     let any_unatt = !global.is_empty() || reports.iter().any(|r| !r.unattestable.is_empty());
     let all_allowed = counted
@@ -597,6 +605,7 @@ fn decide_tool(
     src: &dyn RuleSource,
     host: &str,
     tool: &str,
+    name: &str,
     subject: &str,
     input_text: &str,
     ctx: &Context,
@@ -606,6 +615,12 @@ fn decide_tool(
     src.match_tool(tool, subject, input_text, host, &mut |rule, m| {
         raw.push((rule, m))
     })?;
+    if !name.is_empty() && name != tool {
+        // Rules written for the host's own tool name (a bare Claude `Glob`).
+        src.match_tool(name, subject, input_text, host, &mut |rule, m| {
+            raw.push((rule, m))
+        })?;
+    }
     if tool == TOOL_READ || tool == TOOL_EDIT {
         let q = PathQuery::new(subject, ctx);
         for allow in [false, true] {

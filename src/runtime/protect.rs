@@ -214,6 +214,7 @@ impl Protected {
                 tool,
                 subject,
                 input_text,
+                ..
             } => self.check_tool(tool, subject, input_text, cwd),
         }
     }
