@@ -641,6 +641,23 @@ fn decide_tool(
                 raw.push((rule, Match::Definite))
             })?;
         }
+        // Claude Code reads `dir/**` as covering `dir` itself (a Grep over `secrets/` under
+        // a `Read(./secrets/**)` deny is denied there): deny/ask rules that hold every child
+        // of the path also hold the path. Checked with a child name no rule names.
+        if !subject.is_empty() {
+            let child = format!("{}/.polc-child", subject.trim_end_matches('/'));
+            let cq = PathQuery::new(&child, ctx);
+            let tools: &[&str] = if tool == TOOL_EDIT {
+                &[TOOL_EDIT, TOOL_READ]
+            } else {
+                &[TOOL_READ]
+            };
+            for t in tools {
+                src.match_path(t, &cq, ctx, false, host, &mut |rule| {
+                    raw.push((rule, Match::Definite))
+                })?;
+            }
+        }
     }
     src.match_content(tool, &[input_text.as_bytes()], false, host, &mut |rule| {
         raw.push((rule, Match::Definite))

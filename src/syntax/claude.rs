@@ -18,6 +18,9 @@ pub enum Mapped {
     /// A path rule written for a file tool other than `Read` and `Edit` (`Write(…)`,
     /// `Glob(…)`) in an allow list: Claude Code never consults it; polc drops it (W003).
     IgnoredPathRule { tool: String },
+    /// A `WebFetch(domain:*.x)` allow: Claude Code compares the domain exactly, so the rule
+    /// allows nothing there; polc drops it (W004).
+    IgnoredDomainWildcard,
 }
 
 /// Claude Code's built-in file tools, whose bare rules keep their own name.
@@ -371,12 +374,16 @@ pub fn map_rule(s: &str, verdict: Verdict) -> Result<Mapped, ClaudeError> {
                     x.to_string()
                 },
             },
+            // No wildcard: Claude Code compares the text exactly, a `\*` included as
+            // written (`Bash(npm \* build)` allows `npm \* build`, not `npm * build`).
+            Some(x) if verdict == Verdict::Allow => Pattern {
+                kind: PatternKind::Exact,
+                text: x.to_string(),
+            },
+            // A deny or ask is a word-bounded prefix, with `\*` read as the star it escapes
+            // (the raw text with the backslash is matched by the whole-command pass).
             Some(x) => Pattern {
-                kind: if verdict == Verdict::Allow {
-                    PatternKind::Exact
-                } else {
-                    PatternKind::Prefix
-                },
+                kind: PatternKind::Prefix,
                 text: x.replace("\\*", "*"),
             },
         };
@@ -406,6 +413,11 @@ pub fn map_rule(s: &str, verdict: Verdict) -> Result<Mapped, ClaudeError> {
         return Ok(Mapped::IgnoredPathRule {
             tool: name.to_string(),
         });
+    }
+    // Claude Code matches a WebFetch rule by its exact `domain:host` text: a `*` in an allow
+    // never matches a host there, so polc drops the rule (W004); a deny keeps the wildcard.
+    if name == "WebFetch" && verdict == Verdict::Allow && spec.contains('*') {
+        return Ok(Mapped::IgnoredDomainWildcard);
     }
     let builtin = matches!(tool.as_str(), "read" | "edit" | "webfetch" | "websearch");
     if !builtin && verdict == Verdict::Allow {
@@ -465,7 +477,7 @@ mod tests {
             ("Bash(echo \\* *)", Allow, rule("bash", Glob, "echo \\* *")),
             ("Bash", Allow, rule("bash", Glob, "*")),
             ("Bash(*)", Deny, rule("bash", Glob, "*")),
-            ("Bash(\\*)", Allow, rule("bash", Exact, "*")),
+            ("Bash(\\*)", Allow, rule("bash", Exact, "\\*")),
             ("Bash(\\*)", Deny, rule("bash", Prefix, "*")),
             ("Bash(timeout:*)", Deny, rule("bash", Glob, "timeout:*")),
             ("Bash(timeout:5)", Allow, rule("bash", Exact, "timeout:5")),
@@ -508,6 +520,16 @@ mod tests {
                 rule("webfetch", Specifier, "domain:docs.rs"),
             ),
             ("WebFetch", Deny, rule("webfetch", Any, "")),
+            (
+                "WebFetch(domain:*.github.com)",
+                Allow,
+                Mapped::IgnoredDomainWildcard,
+            ),
+            (
+                "WebFetch(domain:*.github.com)",
+                Deny,
+                rule("webfetch", Specifier, "domain:*.github.com"),
+            ),
             ("WebSearch", Allow, rule("websearch", Any, "")),
             (
                 "mcp__github__get_issue",

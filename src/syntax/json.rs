@@ -490,6 +490,21 @@ impl Reader<'_> {
                     ));
                 self.diags.push(d);
             }
+            Ok(Mapped::IgnoredDomainWildcard) => {
+                let d = self
+                    .src
+                    .diag(
+                        super::Severity::Warning,
+                        "W004",
+                        format!("allow rule `{s}` has a wildcard domain, which Claude Code never matches; it is ignored"),
+                        rule_node.start,
+                        rule_node.end,
+                    )
+                    .with_help(
+                        "Claude Code compares `domain:` exactly in WebFetch rules; list each host (`WebFetch(domain:api.github.com)`)",
+                    );
+                self.diags.push(d);
+            }
             Ok(Mapped::IgnoredPathRule { tool }) => {
                 let d = self
                     .src

@@ -86,7 +86,6 @@ const out = path.join(pkg, "cli-harness.mjs");
 if (!fs.existsSync(out) || fs.readFileSync(out, "utf8") !== body) fs.writeFileSync(out, body);
 
 // Quiet the bundle's own logging.
-const log = console.log;
 console.log = () => {};
 console.warn = () => {};
 console.error = () => {};
@@ -95,7 +94,10 @@ const cc = globalThis.__polc_cc;
 const byName = new Map();
 for (const t of cc.tools) if (t && typeof t.name === "string" && !byName.has(t.name)) byName.set(t.name, t);
 
-const input = JSON.parse(fs.readFileSync(0, "utf8"));
+// stdin as a stream (a synchronous read of a non-blocking pipe fails with EAGAIN).
+const chunks = [];
+for await (const c of process.stdin) chunks.push(c);
+const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 const results = [];
 for (const c of input.cases ?? []) {
   const ctx = {
@@ -125,13 +127,15 @@ for (const c of input.cases ?? []) {
     const d = r.decisionReason ?? {};
     let reason = d.type ?? "";
     if (d.type === "rule") reason = `rule ${d.rule.ruleBehavior} ${d.rule.ruleValue.toolName}(${d.rule.ruleValue.ruleContent ?? ""})`;
-    else if (d.type === "other" || d.type === "safetyCheck") reason = `${d.type}: ${d.reason}`;
+    else if (d.type === "other" || d.type === "safetyCheck") reason = `${d.type}: ${d.bashMissKind ?? ""}: ${d.reason}`;
     else if (d.type === "subcommandResults") {
       const parts = [];
       for (const [k, v] of d.reasons) parts.push(`${k} → ${v.behavior}${v.decisionReason?.type === "rule" ? " (rule)" : ""}`);
       reason = `subcommands: ${parts.join("; ")}`;
     }
-    if (!reason && process.env.POLC_CC_DEBUG) reason = JSON.stringify(r).slice(0, 400);
+    // Claude Code's own path checks (working folders, critical paths) name the path.
+    if (r.blockedPath) reason = `path check: ${r.blockedPath}${reason ? `; ${reason}` : ""}`;
+    if (!reason && r.message) reason = `message: ${r.message}`;
     results.push({ id: c.id, call: i, behavior: r.behavior, reason });
   }
 }
@@ -141,12 +145,12 @@ const validations = (input.validate ?? []).map((rule) => {
 });
 const shape = cc.settings(cc.features()).shape;
 const permShape = shape.permissions?.unwrap?.().shape ?? shape.permissions?._def?.innerType?.shape ?? {};
-log(
-  JSON.stringify({
-    version: JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8")).version,
-    results,
-    validate: validations,
-    settings_keys: { top: Object.keys(shape), permissions: Object.keys(permShape) },
-  }),
-);
-process.exit(0);
+const text = JSON.stringify({
+  version: JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8")).version,
+  results,
+  validate: validations,
+  settings_keys: { top: Object.keys(shape), permissions: Object.keys(permShape) },
+});
+// The bundle leaves timers behind: exit once the whole answer is written (a pipe takes
+// 64 KiB at a time).
+process.stdout.write(text + "\n", () => process.exit(0));
