@@ -222,6 +222,7 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
             tool,
             subject,
             input_text,
+            name: name.to_string(),
         },
         powershell: false,
     })

@@ -10,6 +10,7 @@ pub mod pathmatch;
 pub mod protect;
 pub mod table_rules;
 pub mod trust;
+pub mod whole;
 
 use crate::ir::{Decision, Tier, Verdict, TOOL_BASH, TOOL_EDIT, TOOL_READ};
 use crate::pattern::Match;
@@ -123,6 +124,10 @@ pub enum Request {
         tool: String,
         subject: String,
         input_text: String,
+        /// The tool's name as the host spells it (`Glob`, `Write`), or empty. Claude's bare
+        /// tool rules (`Glob`, `Write`, `NotebookEdit`) are kept under that name: each
+        /// applies to its own tool, not to the family `tool` names.
+        name: String,
     },
 }
 
@@ -190,7 +195,8 @@ pub fn decide_in(
             tool,
             subject,
             input_text,
-        } => decide_tool(src, host, tool, subject, input_text, ctx),
+            name,
+        } => decide_tool(src, host, tool, name, subject, input_text, ctx),
     }
 }
 
@@ -324,6 +330,8 @@ pub fn decide_walked(
             });
         }
     }
+    // Deny and ask rules also meet the whole command (operators and redirections kept).
+    whole::hits(src, host, command, &mut hits)?;
     let counted: Vec<&SegmentReport> = reports.iter().filter(|r| !r.deny_only).collect();
     let any_unatt = !global.is_empty() || reports.iter().any(|r| !r.unattestable.is_empty());
     let all_allowed = counted
@@ -525,6 +533,7 @@ fn decide_tool(
     src: &dyn RuleSource,
     host: &str,
     tool: &str,
+    name: &str,
     subject: &str,
     input_text: &str,
     ctx: &Context,
@@ -534,6 +543,12 @@ fn decide_tool(
     src.match_tool(tool, subject, input_text, host, &mut |rule, m| {
         raw.push((rule, m))
     })?;
+    if !name.is_empty() && name != tool {
+        // Rules written for the host's own tool name (a bare Claude `Glob`).
+        src.match_tool(name, subject, input_text, host, &mut |rule, m| {
+            raw.push((rule, m))
+        })?;
+    }
     if tool == TOOL_READ || tool == TOOL_EDIT {
         let q = PathQuery::new(subject, ctx);
         for allow in [false, true] {
@@ -553,6 +568,23 @@ fn decide_tool(
             src.match_path(TOOL_READ, &q, ctx, false, host, &mut |rule| {
                 raw.push((rule, Match::Definite))
             })?;
+        }
+        // Claude Code reads `dir/**` as covering `dir` itself (a Grep over `secrets/` under
+        // a `Read(./secrets/**)` deny is denied there): deny/ask rules that hold every child
+        // of the path also hold the path. Checked with a child name no rule names.
+        if !subject.is_empty() {
+            let child = format!("{}/.polc-child", subject.trim_end_matches('/'));
+            let cq = PathQuery::new(&child, ctx);
+            let tools: &[&str] = if tool == TOOL_EDIT {
+                &[TOOL_EDIT, TOOL_READ]
+            } else {
+                &[TOOL_READ]
+            };
+            for t in tools {
+                src.match_path(t, &cq, ctx, false, host, &mut |rule| {
+                    raw.push((rule, Match::Definite))
+                })?;
+            }
         }
     }
     src.match_content(tool, &[input_text.as_bytes()], false, host, &mut |rule| {

@@ -96,6 +96,7 @@ impl Protected {
                     tool,
                     subject,
                     input_text,
+                    ..
                 },
                 _,
             ) => self.check_tool(tool, subject, input_text, cwd),

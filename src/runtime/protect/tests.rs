@@ -81,6 +81,7 @@ fn edit_tools_cannot_touch_protected_paths() {
         tool: "edit".into(),
         subject: path.into(),
         input_text: format!("{{\"file_path\":\"{path}\"}}"),
+        name: String::new(),
     };
     assert_eq!(
         p.check(&edit("/proj/.claude/settings.json"), None, root)
@@ -92,6 +93,7 @@ fn edit_tools_cannot_touch_protected_paths() {
         tool: "read".into(),
         subject: "/proj/.claude/settings.json".into(),
         input_text: String::new(),
+        name: String::new(),
     };
     assert_eq!(p.check(&read, None, root), None);
 }
