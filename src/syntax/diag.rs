@@ -204,12 +204,14 @@ impl Diagnostics {
         }
         out
     }
-    /// `{"errors": n, "warnings": n, "diagnostics": [...]}`.
+    /// `{"errors": n, "warnings": n, "notes": n, "diagnostics": [...]}`.
     pub fn to_json(&self) -> serde_json::Value {
         let errors = self.errors().count();
+        let warnings = self.warnings().count();
         json!({
             "errors": errors,
-            "warnings": self.0.len() - errors,
+            "warnings": warnings,
+            "notes": self.0.len() - errors - warnings,
             "diagnostics": self.0.iter().map(Diagnostic::to_json).collect::<Vec<_>>(),
         })
     }
