@@ -133,9 +133,16 @@ pub fn canonical_tool(name: &str) -> String {
         | "grep"
         | "search_file_content"
         | "list_directory"
-        | "read_many_files" => "read",
+        | "read_many_files"
+        | "NotebookRead"
+        | "list_dir"
+        | "list"
+        | "file_search"
+        | "grep_search"
+        | "codebase_search" => "read",
         "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "create" | "edit" | "write"
-        | "write_file" | "replace" | "str_replace" | "apply_patch" | "Create" => "edit",
+        | "write_file" | "replace" | "str_replace" | "apply_patch" | "Create" | "ApplyPatch"
+        | "patch" | "edit_file" | "delete_file" | "search_replace" | "insert" => "edit",
         "WebFetch" | "web_fetch" | "fetch" | "webfetch" => "webfetch",
         "WebSearch" | "google_web_search" | "web_search" | "websearch" => "websearch",
         other => other,
@@ -307,8 +314,12 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
             .unwrap_or(".")
             .to_string()
     } else {
+        // The main argument, for tool rules and explain; the decision reads every path
+        // field itself (runtime/toolpaths.rs).
         [
             "file_path",
+            "filePath",
+            "target_file",
             "path",
             "notebook_path",
             "absolute_path",
@@ -319,6 +330,12 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         ]
         .iter()
         .find_map(|k| ti.get(*k).and_then(Value::as_str))
+        .or_else(|| {
+            ti.get("paths")
+                .and_then(Value::as_array)
+                .and_then(|a| a.first())
+                .and_then(Value::as_str)
+        })
         .unwrap_or("")
         .to_string()
     };
