@@ -14,6 +14,8 @@ allow bash prefix "ls" { id list }
 allow bash prefix "echo" { id echo }
 allow bash prefix "env" { id env }
 deny bash prefix "rm" { id no-rm }
+allow bash prefix "cat" { id cat }
+deny read glob "~/.ssh" { id no-ssh }
 "#;
 
 const HOSTS: &[&str] = &[
@@ -131,6 +133,44 @@ fn codex_execs_the_array() {
     // Not a command array at all: the error row (deny on codex).
     assert_eq!(v(json!([])), "deny");
     assert_eq!(v(json!(["ls", 1])), "deny");
+}
+
+/// Codex's `workdir`: relative paths in the command resolve there.
+#[test]
+fn codex_workdir_is_where_paths_resolve() {
+    let p = setup();
+    let root = p.dir.path().canonicalize().unwrap();
+    let ssh = root.join("home/.ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    let run = |ti: Value| {
+        let stdin = json!({"session_id": "s1", "cwd": root, "hook_event_name": "PreToolUse",
+            "tool_name": "shell", "tool_input": ti})
+        .to_string();
+        let r = p
+            .cmd(&["hook", "--host", "codex"])
+            .env("HOME", root.join("home"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        String::from_utf8_lossy(&r.stdout).into_owned()
+    };
+    assert_eq!(run(json!({"command": ["cat", "id_rsa"]})), "");
+    for ti in [
+        json!({"command": ["cat", "id_rsa"], "workdir": ssh}),
+        json!({"command": ["cat", "id_rsa"], "workdir": "home/.ssh"}),
+        json!({"command": ["bash", "-lc", "cat id_rsa"], "workdir": ssh}),
+        json!({"command": "cat id_rsa", "workdir": ssh}),
+    ] {
+        assert!(run(ti.clone()).contains("no-ssh"), "{ti}");
+    }
+    let out = run(json!({"command": ["cat", "x"], "workdir": 7}));
+    assert!(out.contains("approval needed"), "{out}");
 }
 
 #[test]

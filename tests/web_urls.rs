@@ -122,6 +122,25 @@ fn allows_need_every_reading_to_agree() {
             "{url:?}"
         );
     }
+    // Another field never stands in for the URL.
+    assert_eq!(
+        decide(
+            &p,
+            "WebFetch",
+            json!({"file_path": "https://docs.rs/", "url": "https://evil.com/"})
+        )
+        .as_deref(),
+        Some("deny")
+    );
+    assert_eq!(
+        decide(
+            &p,
+            "WebFetch",
+            json!({"path": "https://docs.rs/", "url": 7})
+        )
+        .as_deref(),
+        Some("ask")
+    );
     // No host polc can read: a deny could apply, so at least ask.
     for url in ["https://", "https://ev il.com/", "javascript:x", ""] {
         assert_eq!(

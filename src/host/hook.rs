@@ -140,6 +140,11 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         .filter(|c| Path::new(c).is_absolute())
         .map(PathBuf::from)
         .unwrap_or_else(|| root.clone());
+    // The command runs in the tool's own working directory when it names one.
+    let cwd = match &mapped.workdir {
+        Some(w) => crate::paths::lexical(w, Some(&cwd), None),
+        None => cwd,
+    };
     let explicit = args.table.clone().or_else(|| {
         std::env::var_os("POLC_TABLE")
             .filter(|v| !v.is_empty())

@@ -160,6 +160,9 @@ pub struct Mapped {
     /// Set for a PowerShell command and for an argv array from a host that does not say how
     /// it runs one: the answer is never better than ask.
     pub unattestable: Option<String>,
+    /// The folder a shell tool runs its command in when the input names one (Codex's
+    /// `workdir`): relative paths in the command resolve there, not in the session's cwd.
+    pub workdir: Option<String>,
 }
 
 /// How a host runs a shell tool's `command` given as an argv array (issue 8, class 5).
@@ -291,6 +294,7 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
                 request: Request::Bash { command: s.clone() },
                 also: Vec::new(),
                 unattestable: None,
+                workdir: None,
             },
             Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_string) => {
                 let argv: Vec<&str> = a.iter().filter_map(Value::as_str).collect();
@@ -301,13 +305,33 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         if let Some(why) = ps {
             mapped.unattestable = Some(why.into());
         }
+        match inp
+            .tool_input
+            .get("workdir")
+            .or_else(|| inp.tool_input.get("working_directory"))
+        {
+            None | Some(Value::Null) => {}
+            Some(Value::String(w)) if !w.is_empty() => mapped.workdir = Some(w.clone()),
+            Some(_) => {
+                mapped.unattestable = Some("a working directory polc cannot read".into());
+            }
+        }
         return Ok(mapped);
     }
     let tool = canonical_tool(name);
     let ti = &inp.tool_input;
     // Search tools (Grep, Glob, search_file_content, …) read a folder: `path`, else the cwd.
     let search = ti.get("pattern").is_some() && ti.get("file_path").is_none() && tool == "read";
-    let subject = if search {
+    let subject = if tool == "webfetch" {
+        // The URL fetched, and nothing else: another field (`file_path`) must not stand in
+        // for it (domain rules would meet the wrong string). No string `url` → "" (a
+        // deny/ask domain rule possibly matches).
+        ti.get("url")
+            .or_else(|| ti.get("uri"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    } else if search {
         ti.get("path")
             .or_else(|| ti.get("dir_path"))
             .and_then(Value::as_str)
@@ -352,6 +376,7 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         },
         also: Vec::new(),
         unattestable: None,
+        workdir: None,
     })
 }
 
@@ -367,6 +392,7 @@ pub fn argv_request(argv: &[&str], run: ArgvRun) -> Mapped {
             request: exec,
             also: Vec::new(),
             unattestable: None,
+            workdir: None,
         },
         ArgvRun::Unknown => Mapped {
             request: exec,
@@ -376,6 +402,7 @@ pub fn argv_request(argv: &[&str], run: ArgvRun) -> Mapped {
             unattestable: Some(
                 "a `command` array from a host that does not document how it runs one".into(),
             ),
+            workdir: None,
         },
     }
 }
