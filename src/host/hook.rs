@@ -140,6 +140,11 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         .filter(|c| Path::new(c).is_absolute())
         .map(PathBuf::from)
         .unwrap_or_else(|| root.clone());
+    // The command runs in the tool's own working directory when it names one.
+    let cwd = match &mapped.workdir {
+        Some(w) => crate::paths::lexical(w, Some(&cwd), None),
+        None => cwd,
+    };
     let explicit = args.table.clone().or_else(|| {
         std::env::var_os("POLC_TABLE")
             .filter(|v| !v.is_empty())
@@ -200,14 +205,29 @@ fn judge(
     cwd: &Path,
     root: &Path,
 ) -> Result<(Decision, String), Corrupt> {
-    let (mut out, finding) =
+    let (mut out, mut finding) =
         protect::decide_guarded(src, host.name(), &mapped.request, prot, cwd, root)?;
-    if mapped.powershell && matches!(out.decision, Decision::Allow | Decision::Default) {
-        out.decision = Decision::Ask;
-        out.winner = None;
-        out.cause = Cause::Unattestable {
-            construct: "a PowerShell command (polc has no PowerShell segmenter)".into(),
+    // Other readings of the call (an argv array's space join): the most restrictive wins.
+    for req in &mapped.also {
+        let (o, f) = protect::decide_guarded(src, host.name(), req, prot, cwd, root)?;
+        let rank = |d: Decision| match d {
+            Decision::Deny => 3,
+            Decision::Ask => 2,
+            Decision::Default => 1,
+            Decision::Allow => 0,
         };
+        if rank(o.decision) > rank(out.decision) {
+            (out, finding) = (o, f);
+        }
+    }
+    if let Some(why) = &mapped.unattestable {
+        if matches!(out.decision, Decision::Allow | Decision::Default) {
+            out.decision = Decision::Ask;
+            out.winner = None;
+            out.cause = Cause::Unattestable {
+                construct: why.clone(),
+            };
+        }
     }
     let g = Guarded {
         inner: src,

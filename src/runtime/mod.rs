@@ -9,6 +9,7 @@ pub mod layers;
 pub mod pathmatch;
 pub mod protect;
 pub mod table_rules;
+pub mod toolpaths;
 pub mod trust;
 pub mod whole;
 
@@ -549,53 +550,104 @@ fn decide_tool(
             raw.push((rule, m))
         })?;
     }
-    if tool == TOOL_READ || tool == TOOL_EDIT {
-        let q = PathQuery::new(subject, ctx);
-        for allow in [false, true] {
-            src.match_path(tool, &q, ctx, allow, host, &mut |rule| {
-                raw.push((rule, Match::Definite))
-            })?;
+    // Rules that grant the whole call when they allow (`any`, tool, MCP and content rules);
+    // a path allow grants only its path (see `every_path_allowed`).
+    let mut whole: Vec<u32> = raw
+        .iter()
+        .filter(|&&(_, m)| m == Match::Definite)
+        .map(|&(r, _)| r)
+        .collect();
+    let path_tool = tool == TOOL_READ || tool == TOOL_EDIT;
+    // Other tools (MCP servers, agent tools polc has no name for): their path fields meet
+    // the deny/ask path rules — a read-denied path is denied, an edit-denied one asks (the
+    // tool may write it) — and path allows never grant them.
+    let other_tool = !path_tool && !matches!(tool, TOOL_BASH | "webfetch" | "websearch");
+    let mut unattestable = Vec::new();
+    // Every path named must be allowed by a path rule (or the call by an `any`/content
+    // allow) for the call to be allowed.
+    let mut every_path_allowed = path_tool;
+    if path_tool || other_tool {
+        let tp = toolpaths::tool_paths(tool, subject, input_text);
+        if tp.unreadable {
+            unattestable.push("a tool input whose path polc cannot read".to_string());
         }
-        if tool == TOOL_READ && is_search(input_text) {
-            // Grep/Glob-like tools read a whole folder: at least ask when it could hold a
-            // denied path.
-            src.match_path_under(TOOL_READ, &q.lexical, ctx, host, &mut |rule| {
-                raw.push((rule, Match::Possible))
-            })?;
-        }
-        if tool == TOOL_EDIT {
-            // A read deny also blocks edits of that path (deny/ask only).
-            src.match_path(TOOL_READ, &q, ctx, false, host, &mut |rule| {
-                raw.push((rule, Match::Definite))
-            })?;
-        }
-        // Claude Code reads `dir/**` as covering `dir` itself (a Grep over `secrets/` under
-        // a `Read(./secrets/**)` deny is denied there): deny/ask rules that hold every child
-        // of the path also hold the path. Checked with a child name no rule names.
-        if !subject.is_empty() {
-            let child = format!("{}/.polc-child", subject.trim_end_matches('/'));
-            let cq = PathQuery::new(&child, ctx);
-            let tools: &[&str] = if tool == TOOL_EDIT {
-                &[TOOL_EDIT, TOOL_READ]
-            } else {
-                &[TOOL_READ]
-            };
-            for t in tools {
-                src.match_path(t, &cq, ctx, false, host, &mut |rule| {
+        // (tool for deny/ask, definite?) pairs each path meets.
+        let deny_tools: Vec<(&str, bool)> = match tool {
+            TOOL_READ => vec![(TOOL_READ, true)],
+            // A read deny also blocks edits of that path.
+            TOOL_EDIT => vec![(TOOL_EDIT, true), (TOOL_READ, true)],
+            _ => vec![(TOOL_READ, true), (TOOL_EDIT, false)],
+        };
+        let under_tools: Vec<&str> = match tool {
+            TOOL_READ => vec![TOOL_READ],
+            _ => vec![TOOL_EDIT, TOOL_READ],
+        };
+        let named = tp.files.iter().map(|p| (p, false));
+        for (path, recursive) in named.chain(tp.folders.iter().map(|p| (p, true))) {
+            let q = PathQuery::new(path, ctx);
+            for &(t, definite) in &deny_tools {
+                let m = if definite {
+                    Match::Definite
+                } else {
+                    Match::Possible
+                };
+                src.match_path(t, &q, ctx, false, host, &mut |rule| raw.push((rule, m)))?;
+            }
+            if path_tool {
+                // Claude Code reads `dir/**` as covering `dir` itself (a Grep over `secrets/`
+                // under a `Read(./secrets/**)` deny is denied there): deny/ask rules that hold
+                // every child of the path also hold the path. Checked with a child name no
+                // rule names.
+                let child = format!("{}/.polc-child", path.trim_end_matches('/'));
+                let cq = PathQuery::new(&child, ctx);
+                for &(t, definite) in &deny_tools {
+                    if definite {
+                        src.match_path(t, &cq, ctx, false, host, &mut |rule| {
+                            raw.push((rule, Match::Definite))
+                        })?;
+                    }
+                }
+            }
+            if recursive {
+                // A folder read recursively: at least ask when it could hold a denied path.
+                for &t in &under_tools {
+                    src.match_path_under(t, &q.lexical, ctx, host, &mut |rule| {
+                        raw.push((rule, Match::Possible))
+                    })?;
+                }
+            }
+            if path_tool {
+                let mut allowed = false;
+                src.match_path(tool, &q, ctx, true, host, &mut |rule| {
+                    allowed = true;
                     raw.push((rule, Match::Definite))
+                })?;
+                every_path_allowed &= allowed;
+            }
+        }
+        for glob in &tp.globs {
+            let folder = toolpaths::glob_folder(glob);
+            let q = PathQuery::new(&folder, ctx);
+            for &t in &under_tools {
+                src.match_path_under(t, &q.lexical, ctx, host, &mut |rule| {
+                    raw.push((rule, Match::Possible))
                 })?;
             }
         }
+        // A glob stays inside its folder (which must be allowed) unless it climbs out or
+        // starts elsewhere (`../*`, `{a,..}`, `/etc/*`, `~/.ssh/*`): then never allowed.
+        every_path_allowed &= !tp.escapes;
     }
     src.match_content(tool, &[input_text.as_bytes()], false, host, &mut |rule| {
         raw.push((rule, Match::Definite))
     })?;
     src.match_content(tool, &[input_text.as_bytes()], true, host, &mut |rule| {
+        whole.push(rule);
         raw.push((rule, Match::Definite))
     })?;
     raw.sort_by_key(|&(r, m)| (r, m == Match::Possible));
     raw.dedup_by_key(|x| x.0);
-    let mut allowed = false;
+    let mut allowed = path_tool && every_path_allowed;
     for (rule, m) in raw {
         let v = src.verdict(rule)?;
         let possible = m == Match::Possible;
@@ -603,7 +655,7 @@ fn decide_tool(
             if possible {
                 continue;
             }
-            allowed = true;
+            allowed |= whole.contains(&rule);
         }
         hits.push(Hit {
             rule,
@@ -612,14 +664,8 @@ fn decide_tool(
             segment: None,
         });
     }
-    finish(src, hits, Vec::new(), Vec::new(), false, allowed)
-}
-
-/// A search tool's input (`pattern`, no `file_path`): it reads a folder recursively.
-fn is_search(input_text: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(input_text)
-        .map(|v| v.get("pattern").is_some() && v.get("file_path").is_none())
-        .unwrap_or(false)
+    let any_unatt = !unattestable.is_empty();
+    finish(src, hits, Vec::new(), unattestable, any_unatt, allowed)
 }
 
 /// Why a matched rule did not win, for explain.
