@@ -7,6 +7,7 @@ pub mod interp;
 pub mod layers;
 pub mod pathmatch;
 pub mod protect;
+pub mod state;
 pub mod table_rules;
 pub mod trust;
 

@@ -31,23 +31,11 @@ pub const SETTLE: Duration = Duration::from_secs(2);
 pub const VERIFIED: &str = "verified";
 pub const FRESH: &str = "fresh";
 
-/// The integrity cache folder: `$POLC_CACHE_DIR`, else `$XDG_CACHE_HOME/polc`, else
-/// `$HOME/.cache/polc`. Only absolute paths are taken from the environment. `None` when no
-/// candidate exists (then nothing is cached and every open verifies fully).
+/// The integrity cache folder: `<home>/.cache/polc`, home from the password database; no
+/// environment variable moves it (`runtime::state`). `None` without a home (then nothing is
+/// cached and every open verifies fully).
 pub fn cache_dir() -> Option<PathBuf> {
-    let abs = |v: std::ffi::OsString| {
-        let p = PathBuf::from(v);
-        p.is_absolute().then_some(p)
-    };
-    if let Some(p) = std::env::var_os("POLC_CACHE_DIR").and_then(abs) {
-        return Some(p);
-    }
-    if let Some(p) = std::env::var_os("XDG_CACHE_HOME").and_then(abs) {
-        return Some(p.join("polc"));
-    }
-    std::env::var_os("HOME")
-        .and_then(abs)
-        .map(|h| h.join(".cache").join("polc"))
+    crate::runtime::state::cache_dir()
 }
 
 /// A file's identity and version as `fstat`/`stat` report it.
@@ -81,7 +69,8 @@ impl FileKey {
         now_ns - c_ns >= settle.as_nanos() as i128
     }
 
-    fn fields(&self) -> String {
+    /// The key as text (cache lines).
+    pub fn fields(&self) -> String {
         format!(
             "{} {} {} {}.{} {}.{}",
             self.dev, self.ino, self.size, self.mtime.0, self.mtime.1, self.ctime.0, self.ctime.1
@@ -102,7 +91,8 @@ pub fn fresh_line(key: &FileKey, stamp_size: u64, stamp_hash: u64) -> String {
     ))
 }
 
-fn seal(body: String) -> String {
+/// `body` followed by its FNV-1a 64 (a torn or edited line never matches).
+pub fn seal(body: String) -> String {
     let h = crate::ir::fnv1a64(body.as_bytes());
     format!("{body} {h:016x}")
 }
@@ -146,6 +136,24 @@ impl Snapshot {
         let mut lines = self.0.split(|&b| b == b'\n');
         let _unterminated = lines.next_back();
         lines.any(|l| l.len() == needle.len() && l == needle)
+    }
+}
+
+impl Snapshot {
+    /// The rest of the first sealed line starting with `prefix` (its seal removed and
+    /// checked), e.g. the digest cached for a key.
+    pub fn find_value(&self, prefix: &str) -> Option<&str> {
+        let mut lines = self.0.split(|&b| b == b'\n');
+        let _unterminated = lines.next_back();
+        lines
+            .filter_map(|l| std::str::from_utf8(l).ok())
+            .find_map(|l| {
+                let (body, h) = l.rsplit_once(' ')?;
+                if format!("{:016x}", crate::ir::fnv1a64(body.as_bytes())) != h {
+                    return None;
+                }
+                body.strip_prefix(prefix)
+            })
     }
 }
 
