@@ -16,9 +16,9 @@ pub fn decide(table: Option<PathBuf>, host: Option<String>, command: &[String]) 
         2,
     );
     crate::host::failsafe::install(crate::host::failsafe::DEADLINE);
-    let host = host
-        .or_else(|| std::env::var("POLC_HOST").ok())
-        .unwrap_or_else(|| "claude".into());
+    // No environment fallback: `POLC_HOST=openclaw` would turn `default` into allow (a
+    // host-authoritative host) and select another host's scoped rules.
+    let host = host.unwrap_or_else(|| "claude".into());
     if !crate::ir::is_known_host(&host) {
         eprintln!(
             "polc: unknown host `{host}` (known: {})",

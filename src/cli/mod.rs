@@ -92,7 +92,7 @@ pub enum Command {
     Decide {
         #[arg(long)]
         table: Option<PathBuf>,
-        /// The calling host (default: $POLC_HOST, else claude).
+        /// The calling host (default: claude; never taken from the environment).
         #[arg(long)]
         host: Option<String>,
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]

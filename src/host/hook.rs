@@ -48,12 +48,12 @@ pub fn run(args: HookArgs) -> i32 {
 }
 
 fn deadline() -> Duration {
-    // Tests shorten it; it can only be shortened or kept under 8 s (a repository setting
-    // the variable can at worst make polc deny).
+    // Tests shorten it; it can only be shortened (a repository setting the variable can
+    // at worst make polc deny sooner), never lengthened past the default.
     std::env::var("POLC_HOOK_DEADLINE_MS")
         .ok()
         .and_then(|v| v.parse::<u64>().ok())
-        .map(|ms| Duration::from_millis(ms.clamp(1, 8000)))
+        .map(|ms| Duration::from_millis(ms.max(1)).min(failsafe::DEADLINE))
         .unwrap_or(failsafe::DEADLINE)
 }
 
