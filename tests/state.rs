@@ -145,26 +145,138 @@ fn parallel(f: impl Fn(usize, usize) + Sync) -> usize {
 
 // ── Issue 12 item 1: a table changed in place is never read after its check ────────────
 
-/// The user table (always trusted) is rewritten in place, alternately with a good table
-/// and a tampered one whose checksum always fails, by `pwrite`, by `open(O_TRUNC)`+write
-/// (`cp`, `cat >`) and by `truncate`+write, while 20 hooks ask about `rm -rf x` and `ls`.
+/// Rewrites `file` with `content` by one of the in-place routes editors and tools use.
+fn rewrite_in_place(file: &Path, content: &[u8], how: usize) {
+    use std::os::unix::fs::FileExt;
+    match how {
+        // pwrite over the same bytes (`rsync --inplace`, a database-style writer)
+        0 => {
+            let f = std::fs::OpenOptions::new().write(true).open(file).unwrap();
+            f.write_all_at(content, 0).unwrap();
+            f.set_len(content.len() as u64).unwrap();
+        }
+        // open(O_TRUNC) + write (`cp`, `cat >`, most editors' "save")
+        1 => std::fs::write(file, content).unwrap(),
+        // truncate, then write
+        _ => {
+            let mut f = std::fs::OpenOptions::new().write(true).open(file).unwrap();
+            f.set_len(0).unwrap();
+            f.write_all(content).unwrap();
+        }
+    }
+}
+
+/// Drives `WORKERS` hooks asking `cmds` while a writer rewrites the user table (always
+/// trusted) in place, alternating `a` and `b` by the routes in `hows`. `ok(cmd, answer)`
+/// says whether an answer is one the table checked could give. Returns (calls, rewrites).
+fn in_place(
+    what: &str,
+    a: &[u8],
+    b: &[u8],
+    hows: &'static [usize],
+    cmds: &'static [&'static str],
+    ok: impl Fn(&str, &Answer) -> bool + Sync,
+) -> (usize, usize) {
+    let p = Project::new();
+    let user = p.config.path().join("policy.bin");
+    std::fs::write(&user, a).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (stop, user, a, b) = (stop.clone(), user.clone(), a.to_vec(), b.to_vec());
+        std::thread::spawn(move || {
+            use std::os::unix::fs::FileExt;
+            // Where the two differ, for a `pwrite` of just those bytes (fast, so the file
+            // keeps changing under the readers of a large table too).
+            let mut runs = Vec::new();
+            if a.len() == b.len() {
+                let mut i = 0;
+                while i < a.len() {
+                    if a[i] != b[i] {
+                        let j = (i..a.len()).find(|&j| a[j] == b[j]).unwrap_or(a.len());
+                        runs.push(i..j);
+                        i = j;
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            if runs.len() > 64 {
+                runs.clear(); // scattered differences: one pwrite of the whole file is faster
+            }
+            let mut n = 0usize;
+            while !stop.load(Ordering::Relaxed) {
+                let content = if n.is_multiple_of(2) { &b } else { &a };
+                let how = hows[(n / 2) % hows.len()];
+                if how == 0 && !runs.is_empty() {
+                    let f = std::fs::OpenOptions::new().write(true).open(&user).unwrap();
+                    for r in &runs {
+                        f.write_all_at(&content[r.clone()], r.start as u64).unwrap();
+                    }
+                } else {
+                    rewrite_in_place(&user, content, how);
+                }
+                n += 1;
+            }
+            n
+        })
+    };
+    let bad = AtomicUsize::new(0);
+    let torn = AtomicUsize::new(0);
+    let calls = parallel(|w, i| {
+        let cmd = cmds[(w + i) % cmds.len()];
+        let ans = claude(&p, cmd);
+        let d = ans.decision();
+        // Every answer is whole: a known decision, or the error row (exit 2, no stdout).
+        if !matches!(d.as_str(), "allow" | "deny" | "ask" | "") || (ans.code != 0 && ans.code != 2)
+        {
+            torn.fetch_add(1, Ordering::Relaxed);
+            eprintln!("{what}: torn answer: {cmd}: {} {:?}", ans.code, ans.stdout);
+        } else if !ok(cmd, &ans) {
+            bad.fetch_add(1, Ordering::Relaxed);
+            eprintln!(
+                "{what}: an answer the checked table does not give: {cmd}: {}",
+                ans.stdout
+            );
+        }
+    });
+    stop.store(true, Ordering::Relaxed);
+    let writes = writer.join().unwrap();
+    println!(
+        "{what} ({} bytes): {calls} calls, {writes} rewrites, {} wrong answers, {} torn",
+        a.len(),
+        bad.load(Ordering::Relaxed),
+        torn.load(Ordering::Relaxed)
+    );
+    assert_eq!(bad.load(Ordering::Relaxed), 0, "{what}");
+    assert_eq!(torn.load(Ordering::Relaxed), 0, "{what}");
+    (calls, writes)
+}
+
+/// Issue 12 item 1, both ways it showed:
+/// - a good table and a tampered one of the same layout (the same policy with `rm -rf`
+///   allowed, its checksum field flipped so it never passes on its own), alternated by
+///   `pwrite`: `rm -rf x` must never be allowed;
+/// - two valid tables alternated by `cp`-style and `truncate` rewrites: an allow must name
+///   a rule of a table that allows that command (`ls` only by `a-ls`, `cat` only by
+///   `c-ca`), `rm -rf x` never.
 fn in_place_rewrites(extra: &str) -> (usize, usize) {
     let p = Project::new();
+    // Same length and layout (the same verdicts, swapped between the two rules; two spaces
+    // after `deny` keep the source the same size).
     let good = compile(
         &p,
-        &format!(
-            "deny bash prefix \"rm -rf\" {{ id a-rm }}\nallow bash prefix \"ls\" {{ id a-ls }}\n{extra}"
-        ),
+        &format!("deny  bash prefix \"rm -rf\" {{ id a-rm }}\nallow bash prefix \"ls\" {{ id a-ls }}\n{extra}"),
     );
-    let mut bad = compile(
+    let mut tampered = compile(
         &p,
-        &format!(
-            "allow bash prefix \"rm -rf\" {{ id b-rm }}\nallow bash prefix \"cat\" {{ id b-ca }}\n{extra}"
-        ),
+        &format!("allow bash prefix \"rm -rf\" {{ id a-rm }}\ndeny  bash prefix \"ls\" {{ id a-ls }}\n{extra}"),
     );
-    // Tampered: one byte flipped, so its checksum never holds on its own.
-    let last = bad.len() - 1;
-    bad[last] ^= 0x5a;
+    assert_eq!(good.len(), tampered.len());
+    tampered[48] ^= 0x5a; // the header's CRC-32C field
+    let other = compile(
+        &p,
+        &format!("deny bash prefix \"rm -rf\" {{ id c-rm }}\nallow bash prefix \"cat\" {{ id c-ca }}\n{extra}"),
+    );
     if !extra.is_empty() {
         assert!(
             good.len() > 1 << 20,
@@ -172,70 +284,28 @@ fn in_place_rewrites(extra: &str) -> (usize, usize) {
             good.len()
         );
     }
-    let user = p.config.path().join("policy.bin");
-    std::fs::write(&user, &good).unwrap();
-    let stop = Arc::new(AtomicBool::new(false));
-    let writer = {
-        let (stop, user, good, bad) = (stop.clone(), user.clone(), good.clone(), bad.clone());
-        std::thread::spawn(move || {
-            use std::os::unix::fs::FileExt;
-            let mut n = 0usize;
-            while !stop.load(Ordering::Relaxed) {
-                let content = if n.is_multiple_of(2) { &bad } else { &good };
-                match (n / 2) % 3 {
-                    0 => {
-                        let f = std::fs::OpenOptions::new().write(true).open(&user).unwrap();
-                        f.write_all_at(content, 0).unwrap();
-                        f.set_len(content.len() as u64).unwrap();
-                    }
-                    1 => std::fs::write(&user, content).unwrap(),
-                    _ => {
-                        let mut f = std::fs::OpenOptions::new().write(true).open(&user).unwrap();
-                        f.set_len(0).unwrap();
-                        f.write_all(content).unwrap();
-                    }
-                }
-                n += 1;
-            }
-            n
-        })
-    };
-    let bad_allow = AtomicUsize::new(0);
-    let torn = AtomicUsize::new(0);
-    let calls = parallel(|w, i| {
-        let cmd = ["rm -rf x", "ls", "cat x"][(w + i) % 3];
-        let a = claude(&p, cmd);
-        let d = a.decision();
-        let ok = match (cmd, d.as_str()) {
-            // Only the good table's `ls` rule may allow, and only `ls`.
+    let (c1, w1) = in_place(
+        "pwrite good/tampered",
+        &good,
+        &tampered,
+        &[0],
+        &["rm -rf x"],
+        |_, a| a.decision() != "allow",
+    );
+    let (c2, w2) = in_place(
+        "cp/truncate two tables",
+        &good,
+        &other,
+        &[1, 2, 0],
+        &["rm -rf x", "ls", "cat x"],
+        |cmd, a| match (cmd, a.decision().as_str()) {
             ("ls", "allow") => a.reason().contains("a-ls"),
+            ("cat x", "allow") => a.reason().contains("c-ca"),
             (_, "allow") => false,
             _ => true,
-        };
-        if !ok {
-            bad_allow.fetch_add(1, Ordering::Relaxed);
-            eprintln!(
-                "allow the checked table does not grant: {cmd}: {}",
-                a.stdout
-            );
-        }
-        // Every answer is whole: a known decision, or the error row (exit 2, no stdout).
-        if !matches!(d.as_str(), "allow" | "deny" | "ask" | "") || (a.code != 0 && a.code != 2) {
-            torn.fetch_add(1, Ordering::Relaxed);
-            eprintln!("torn answer: {cmd}: {} {:?}", a.code, a.stdout);
-        }
-    });
-    stop.store(true, Ordering::Relaxed);
-    let writes = writer.join().unwrap();
-    println!(
-        "in-place rewrites ({} bytes): {calls} calls, {writes} rewrites, {} bad allows, {} torn",
-        good.len(),
-        bad_allow.load(Ordering::Relaxed),
-        torn.load(Ordering::Relaxed)
+        },
     );
-    assert_eq!(bad_allow.load(Ordering::Relaxed), 0);
-    assert_eq!(torn.load(Ordering::Relaxed), 0);
-    (calls, writes)
+    (c1 + c2, w1 + w2)
 }
 
 #[test]
@@ -249,6 +319,66 @@ fn large_table_rewritten_in_place_never_allows_what_it_does_not_grant() {
     // Over 1 MiB: mapped under a read lease rather than copied.
     let (calls, writes) = in_place_rewrites(&filler(6000));
     assert!(calls > 20 && writes > 4, "{calls} calls, {writes} writes");
+}
+
+/// Deterministic: the hook pauses after loading and checking (`POLC_HOOK_SELFTEST=
+/// pause-loaded`, a `test-paths` build only), the table is overwritten in place with a
+/// table that allows `rm -rf` (and a valid CRC), then the hook decides. A small table is a
+/// private copy: the checked table's deny stands. A large one is mapped under a read lease
+/// the writer broke: deny, "changed while polc read it".
+#[test]
+fn a_table_overwritten_after_its_check_is_never_what_decides() {
+    for extra in [String::new(), filler(6000)] {
+        let p = Project::new();
+        let good = compile(
+            &p,
+            &format!("deny  bash prefix \"rm -rf\" {{ id a-rm }}\nallow bash prefix \"ls\" {{ id a-ls }}\n{extra}"),
+        );
+        let evil = compile(
+            &p,
+            &format!("allow bash prefix \"rm -rf\" {{ id a-rm }}\ndeny  bash prefix \"ls\" {{ id a-ls }}\n{extra}"),
+        );
+        let user = p.config.path().join("policy.bin");
+        std::fs::write(&user, &good).unwrap();
+        let mut c = hook_cmd(&p, "claude");
+        c.env("CLAUDE_PROJECT_DIR", p.dir.path())
+            .env("POLC_HOOK_SELFTEST", "pause-loaded")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(&claude_json("s", p.dir.path(), "rm -rf x"))
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        rewrite_in_place(&user, &evil, 0);
+        let out = child.wait_with_output().unwrap();
+        let a = Answer {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        };
+        assert_eq!(
+            a.decision(),
+            "deny",
+            "{} bytes: {} {}",
+            good.len(),
+            a.stdout,
+            a.stderr
+        );
+        if extra.is_empty() {
+            assert!(a.reason().contains("a-rm"), "{}", a.stdout);
+        } else {
+            assert!(
+                a.reason().contains("changed while polc read it"),
+                "{}",
+                a.stdout
+            );
+        }
+    }
 }
 
 // ── Issue 12 item 2: the trust cache is keyed by the descriptor actually hashed ────────
@@ -273,10 +403,12 @@ fn trust_cache_cannot_be_poisoned_by_renaming_tables_in_turn() {
                 // Fresh inodes each round, renamed into place in turn.
                 std::fs::write(&t_src, &trusted).unwrap();
                 std::fs::write(&u_src, &untrusted).unwrap();
+                // The trusted one briefly, then the untrusted one long enough for hooks to
+                // use an entry a racing hook might have poisoned.
                 std::fs::rename(&t_src, &table).unwrap();
-                std::thread::sleep(Duration::from_millis(2));
+                std::thread::sleep(Duration::from_millis(1));
                 std::fs::rename(&u_src, &table).unwrap();
-                std::thread::sleep(Duration::from_millis(2));
+                std::thread::sleep(Duration::from_millis(15));
                 n += 1;
             }
             n
@@ -308,6 +440,46 @@ fn trust_cache_cannot_be_poisoned_by_renaming_tables_in_turn() {
     );
     assert_eq!(bad.load(Ordering::Relaxed), 0);
     assert_eq!(after, 0);
+}
+
+/// Deterministic: a hook opens the trusted table and pauses (`pause-opened`, 2.6 s) before
+/// it hashes it; meanwhile an untrusted table is renamed into place, and has settled by the
+/// time the hook records its hash. The hash the paused hook
+/// computes is the trusted table's and must be cached under that table's identity, not
+/// under the file now at the path: the untrusted table grants nothing, then or later.
+#[test]
+fn a_table_renamed_in_while_hashing_does_not_inherit_its_trust() {
+    let p = Project::new();
+    let trusted = compile(&p, "allow bash prefix \"rm\" { id p-rm }\n");
+    let untrusted = compile(&p, "allow bash prefix \"rm\" { id u-rm }\n");
+    p.write_bytes("compiled/policy.bin", &trusted);
+    p.trust("compiled/policy.bin");
+    p.write_bytes("u.bin", &untrusted);
+    // Both versions settled: their keys may be cached.
+    std::thread::sleep(Duration::from_millis(2200));
+    let mut c = hook_cmd(&p, "claude");
+    c.env("CLAUDE_PROJECT_DIR", p.dir.path())
+        .env("POLC_HOOK_SELFTEST", "pause-opened")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&claude_json("s", p.dir.path(), "rm x"))
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::rename(p.path("u.bin"), p.path("compiled/policy.bin")).unwrap();
+    let out = child.wait_with_output().unwrap();
+    // The paused hook decided from the trusted bytes it had opened.
+    assert!(String::from_utf8_lossy(&out.stdout).contains("p-rm"));
+    for round in 0..2 {
+        let a = claude(&p, "rm x");
+        assert_ne!(a.decision(), "allow", "round {round}: {}", a.stdout);
+        std::thread::sleep(Duration::from_millis(2200));
+    }
 }
 
 // ── Issue 12 item 3 / issue 9 item 6: session records ──────────────────────────────────

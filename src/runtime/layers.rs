@@ -158,7 +158,14 @@ impl Layers {
             }
         }
         for p in explicit {
-            if !l.specs.iter().any(|s| s.path == p) {
+            // The same file named twice (`explain --table compiled/policy.bin` in the root)
+            // loads once.
+            let cp = trust::canon(&p);
+            if !l
+                .specs
+                .iter()
+                .any(|s| s.path == p || trust::canon(&s.path) == cp)
+            {
                 l.specs.push(LayerSpec {
                     tier: Tier::Project,
                     path: p,
@@ -236,6 +243,8 @@ impl Layers {
                 Ok(t) => t,
                 Err(e) => return Loaded::Unusable(e.describe(&spec.path)),
             };
+            // Long enough for a file renamed in meanwhile to settle (tests/state.rs).
+            super::state::selftest_pause("opened", 2600);
             if let Err(e) = table.check_fresh() {
                 return Loaded::Unusable(e.describe(&spec.path));
             }
@@ -272,6 +281,7 @@ impl Layers {
                 table,
             });
         }
+        super::state::selftest_pause("loaded", 600);
         Loaded::Ready(out)
     }
 }

@@ -85,6 +85,14 @@ pub fn selftest() -> Option<String> {
     }
 }
 
+/// `test-paths` builds: `POLC_HOOK_SELFTEST=pause-POINT` sleeps `ms` at `POINT`, so a
+/// test can change a file at that exact moment. Nothing in other builds.
+pub fn selftest_pause(point: &str, ms: u64) {
+    if selftest().is_some_and(|s| s.strip_prefix("pause-") == Some(point)) {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
 /// Folders self-protection must treat as polc's own (written only by polc): the config,
 /// cache and state folders. For `runtime::protect`.
 pub fn protected_dirs() -> Vec<PathBuf> {
