@@ -51,6 +51,8 @@ pub struct Layers {
     pub problems: Vec<String>,
     /// Record each (root, project table) used in the state folder (the hook and `decide`).
     pub record: bool,
+    /// Each root with its canonical form (computed once: a `realpath` per call is enough).
+    canon_roots: Vec<(PathBuf, PathBuf)>,
 }
 
 pub struct LoadedLayer {
@@ -147,6 +149,10 @@ impl Layers {
             other_root: other_root.clone(),
             problems: Vec::new(),
             record: false,
+            canon_roots: std::iter::once(&root)
+                .chain(other_root.as_ref())
+                .map(|r| (r.clone(), trust::canon(r)))
+                .collect(),
         };
         l.found(Tier::Managed, PathBuf::from(MANAGED_TABLE), None);
         if let Some(cfg) = l.config_dir.clone() {
@@ -191,8 +197,13 @@ impl Layers {
     }
 
     /// The (canonical root, table path) a project table is recorded under.
-    fn record_key(root: &Path, table: &Path) -> (PathBuf, PathBuf) {
-        let croot = trust::canon(root);
+    fn record_key(&self, root: &Path, table: &Path) -> (PathBuf, PathBuf) {
+        let croot = self
+            .canon_roots
+            .iter()
+            .find(|(r, _)| r == root)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_else(|| trust::canon(root));
         let rel = table.strip_prefix(root).unwrap_or(table);
         let t = croot.join(rel);
         (croot, t)
@@ -207,7 +218,7 @@ impl Layers {
                 if self.specs.iter().any(|s| s.path == p) {
                     continue;
                 }
-                let (croot, t) = Self::record_key(r, &p);
+                let (croot, t) = self.record_key(r, &p);
                 match super::state::table_recorded(state, &croot, &t) {
                     Ok(false) => {}
                     Ok(true) => {
@@ -267,7 +278,7 @@ impl Layers {
             };
             if self.record {
                 if let (Some(state), Some(root)) = (&self.state_dir, &spec.root) {
-                    let (croot, t) = Self::record_key(root, &spec.path);
+                    let (croot, t) = self.record_key(root, &spec.path);
                     if super::state::table_recorded(state, &croot, &t) == Ok(false) {
                         // Best effort: a table not yet recorded is only not yet guarded
                         // against vanishing.

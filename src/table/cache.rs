@@ -218,7 +218,32 @@ fn try_record(dir: &Path, name: &str, line: &str) -> std::io::Result<()> {
     let mut new = Vec::with_capacity(tail.len() + entry.len());
     new.extend_from_slice(tail);
     new.extend_from_slice(entry.as_bytes());
+    sweep_dead_temps(dir, name);
     super::write_atomic(&file, &new)
+}
+
+/// Removes `write_atomic`'s temporary files for `name` (`.NAME.tmp.PID.N`) whose writer is
+/// gone (a hook killed mid-compaction), so none outlives its writer past the next compaction.
+fn sweep_dead_temps(dir: &Path, name: &str) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.tmp.");
+    for e in rd.flatten() {
+        let n = e.file_name();
+        let Some(rest) = n.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let pid = rest
+            .split('.')
+            .next()
+            .and_then(|p| p.parse::<i32>().ok())
+            .unwrap_or(0);
+        // SAFETY: kill with signal 0 only checks that the process exists.
+        if pid <= 0 || unsafe { libc::kill(pid, 0) } != 0 {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 #[cfg(test)]
@@ -270,6 +295,24 @@ mod tests {
             &verified_line(&key(n as u64 - 2), 1)
         ));
         assert!(!contains(dir, VERIFIED, &verified_line(&key(0), 1)));
+    }
+
+    #[test]
+    fn compaction_sweeps_dead_writers_temps() {
+        let d = tempfile::tempdir().unwrap();
+        let dead = d.path().join(format!(".{VERIFIED}.tmp.999999999.0"));
+        let live = d.path().join(format!(
+            ".{VERIFIED}.tmp.{}.0",
+            std::os::unix::process::parent_id()
+        ));
+        std::fs::write(&dead, "x").unwrap();
+        std::fs::write(&live, "x").unwrap();
+        let n = 2 * MAX_CACHE_BYTES / verified_line(&key(0), 0).len() + 10;
+        for i in 0..n as u64 {
+            record(d.path(), VERIFIED, &verified_line(&key(i), 1));
+        }
+        assert!(!dead.exists());
+        assert!(live.exists());
     }
 
     #[test]
