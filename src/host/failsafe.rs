@@ -23,6 +23,8 @@ static OUT_LEN: AtomicUsize = AtomicUsize::new(0);
 static ERR_PTR: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
 static ERR_LEN: AtomicUsize = AtomicUsize::new(0);
 static EXIT: AtomicI32 = AtomicI32::new(2);
+/// A termination request already let the normal answer finish once.
+static DEFERRED: AtomicBool = AtomicBool::new(false);
 
 /// The default deadline, well under every host's hook timeout (Copilot's suggested
 /// `timeoutSec` is 10; Claude Code's default is 60 s).
@@ -93,7 +95,8 @@ extern "C" fn on_signal(sig: libc::c_int) {
         sig,
         libc::SIGBUS | libc::SIGSEGV | libc::SIGILL | libc::SIGFPE | libc::SIGABRT
     );
-    if asynchronous && ANSWERED.load(Ordering::SeqCst) {
+    // Only once: a second request while the answer is still being written ends the process.
+    if asynchronous && ANSWERED.load(Ordering::SeqCst) && !DEFERRED.swap(true, Ordering::SeqCst) {
         return;
     }
     answer_and_exit()

@@ -209,3 +209,56 @@ pub fn forget(config: &Path, root: &Path, table: Option<&Path>) -> std::io::Resu
     })?;
     Ok(n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trusting_a_pair_again_revokes_its_old_digest_and_forget_drops_it() {
+        let d = tempfile::tempdir().unwrap();
+        let cfg = d.path().join("cfg");
+        let (root, t1, t2) = (d.path(), d.path().join("a.bin"), d.path().join("b.bin"));
+        record(&cfg, root, &t1, "d1").unwrap();
+        record(&cfg, root, &t2, "d1").unwrap();
+        assert!(is_trusted(Some(&cfg), root, &t1, "d1"));
+        record(&cfg, root, &t1, "d2").unwrap();
+        assert!(
+            !is_trusted(Some(&cfg), root, &t1, "d1"),
+            "old digest revoked"
+        );
+        assert!(is_trusted(Some(&cfg), root, &t1, "d2"));
+        // Another table of the same root keeps its own trust; another root trusts nothing.
+        assert!(is_trusted(Some(&cfg), root, &t2, "d1"));
+        assert!(!is_trusted(Some(&cfg), &root.join("x"), &t1, "d2"));
+        assert_eq!(forget(&cfg, root, Some(&t1)).unwrap(), 1);
+        assert!(!is_trusted(Some(&cfg), root, &t1, "d2"));
+        assert!(is_trusted(Some(&cfg), root, &t2, "d1"));
+        assert_eq!(forget(&cfg, root, None).unwrap(), 1);
+        assert!(!is_trusted(Some(&cfg), root, &t2, "d1"));
+        // A two-field line of the old format grants nothing.
+        std::fs::write(
+            cfg.join(TRUST_FILE),
+            format!("d9\t{}\n", canon(root).display()),
+        )
+        .unwrap();
+        assert!(!is_trusted(Some(&cfg), root, &t1, "d9"));
+    }
+
+    #[test]
+    fn digest_cache_is_used_only_under_an_identity() {
+        let d = tempfile::tempdir().unwrap();
+        let k = FileKey {
+            dev: 1,
+            ino: 2,
+            size: 3,
+            mtime: (1_700_000_000, 0),
+            ctime: (1_700_000_000, 0),
+        };
+        let h1 = table_digest(Some(d.path()), Some(&k), b"one");
+        // Cached under k: the same key answers the recorded digest...
+        assert_eq!(table_digest(Some(d.path()), Some(&k), b"two"), h1);
+        // ...and without an identity the bytes are always hashed.
+        assert_ne!(table_digest(Some(d.path()), None, b"two"), h1);
+    }
+}
