@@ -8,6 +8,7 @@ pub mod interp;
 pub mod layers;
 pub mod pathmatch;
 pub mod protect;
+pub mod state;
 pub mod table_rules;
 pub mod toolpaths;
 pub mod trust;
