@@ -91,9 +91,18 @@ impl Host {
                 ("dontAsk", false),
                 ("auto", false),
             ],
-            // Droid's autonomy levels: `droid exec` ran an asked command at the default level,
-            // `--auto low` and `--auto high` (real run, 0.215), so no level prompts for a hook.
-            Host::Droid => &[("auto-low", false), ("auto-high", false)],
+            // Droid's autonomy levels as its 0.215 binary names them (`off` is the TUI's normal
+            // level; `droid exec` sends `auto-low` without `--auto`). A hook's raw `ask` ran the
+            // command at every `droid exec` level (tests/agents), so no level prompts.
+            Host::Droid => &[
+                ("off", false),
+                ("spec", false),
+                ("auto-low", false),
+                ("auto-medium", false),
+                ("auto-high", false),
+            ],
+            // `codex exec` 0.171 sends `bypassPermissions` under every sandbox and approval
+            // setting (tests/agents); the other names are Claude's, which Codex's hooks mimic.
             Host::Codex => &[
                 ("default", false),
                 ("acceptEdits", false),

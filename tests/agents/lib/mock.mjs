@@ -72,7 +72,7 @@ export function startMock() {
           type: "tool_use",
           id: `toolu_mock${++seq}`,
           name: sc.tool || "Bash",
-          input: { command: queue[sc.toolCalls++], description: "mock: run the command under test" },
+          input: { command: queue[sc.toolCalls++], description: "mock: run the command under test", ...(sc.extraInput || {}) },
         },
       ];
       stop = "tool_use";
