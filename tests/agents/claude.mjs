@@ -6,7 +6,7 @@
 // these leave (the API-key metrics opt-out check at start) is answered from a fresh
 // `metricsStatusCache` seeded in the throwaway ~/.claude.json.
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { COMMAND, DENY_REASON, markerRan, offlineEnv, project, run, sh } from "./lib/util.mjs";
@@ -111,6 +111,16 @@ export async function suite(ctx, t) {
         t.pass(`claude ${row.id} ${mode}${want === null ? " (fact recorded)" : ""}`);
       });
     }
+  }
+  // `polc hook --print-config --host claude` pasted unchanged as the settings.
+  const pasted = JSON.parse(spawnSync(polc, ["hook", "--print-config", "--host", "claude"], { encoding: "utf8" }).stdout);
+  for (const [decision, mode, want] of [["deny", "bypassPermissions", false], ["ask", "bypassPermissions", false], ["allow", "default", true]]) {
+    jobs.push(label("print-config", async () => {
+      const { ran, r, sc } = await printRun(ctx, { id: `print-config-${decision}`, decision, layer: "user", mode, settings: pasted });
+      t.cell("claude", `print-config ${decision}`, mode, ran);
+      if (sc.toolCalls !== 1 || ran !== want) t.fail(`claude print-config ${decision} ${mode}`, `ran=${ran}, expected ${want} (exit ${r.code}, ${r.stderr.slice(0, 200)})`);
+      else t.pass(`claude print-config ${decision} ${mode}`);
+    }));
   }
   const only = process.env.POLC_AGENTS_ONLY ? new RegExp(process.env.POLC_AGENTS_ONLY) : null;
   await ctx.pool(only ? jobs.filter((j) => only.test(j.label || "")) : jobs);

@@ -20,6 +20,9 @@ const wanted = process.argv.slice(2).length
   ? process.argv.slice(2)
   : Object.keys(versions.agents).filter((a) => optin || !versions.agents[a].optin);
 
+const notRun = Object.keys(versions.agents).filter((a) => !wanted.includes(a));
+if (notRun.length) console.log(`# not run: ${notRun.join(", ")} (opt-in: POLC_AGENTS_OPTIN=1 or name them)`);
+
 const results = { passed: 0, failed: 0, skipped: 0, failures: [], cells: {}, facts: [] };
 const t = {
   pass(name) {
