@@ -254,7 +254,26 @@ function permissionRequest(ctx, t) {
       cmd: `sh -c ${sh(`cat >/dev/null; printf '{not json' | ${hook("--host", "claude")}`)}`, prompted: 0,
     },
   ];
-  return cases.map((c) => label("permreq", async () => {
+  const jobs = [label("permreq", async () => {
+    // An allow that also stores a permission rule: what lands in the settings file?
+    const p = project(polc, "none");
+    const { sc, base } = ctx.mock.scenario("claude-permreq-updated-permissions", { command: COMMAND.allow });
+    const answer = { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow",
+      updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Bash", ruleContent: COMMAND.allow }], behavior: "allow", destination: "localSettings" }] } } };
+    const sfile = path.join(p.home, "s.json");
+    fs.writeFileSync(sfile, JSON.stringify(settingsFor(`sh -c ${sh(`cat >/dev/null; printf '%s' ${sh(JSON.stringify(answer))}`)}`, "PermissionRequest")));
+    await sdkRun(ctx.claudeCli, sfile, { cwd: p.root, env: claudeEnv(ctx, base, p) });
+    const local = path.join(p.root, ".claude", "settings.local.json");
+    let stored = "(no settings.local.json)";
+    try {
+      stored = JSON.stringify(JSON.parse(fs.readFileSync(local, "utf8")).permissions?.allow ?? null);
+    } catch {}
+    t.fact("claude", `PermissionRequest allow + updatedPermissions addRules "${COMMAND.allow}" (localSettings) stores`, stored);
+    const exact = stored === JSON.stringify([`Bash(${COMMAND.allow})`]);
+    sc.toolCalls === 1 && exact ? t.pass("claude fact: updatedPermissions stores exactly one command")
+      : t.fail("claude fact: updatedPermissions", `stored ${stored} (tool calls ${sc.toolCalls})`);
+  })];
+  return jobs.concat(cases.map((c) => label("permreq", async () => {
     const p = project(polc, c.layer);
     const { sc, base } = ctx.mock.scenario(`claude-permreq-${c.id}`, { command: COMMAND[c.decision] });
     const sfile = path.join(p.home, "s.json");
@@ -267,7 +286,7 @@ function permissionRequest(ctx, t) {
     else if (sc.toolCalls !== 1) t.fail(`claude permreq ${c.id}`, `no tool call (exit ${r.code}) ${r.stderr.slice(0, 300)}`);
     else if (ran !== c.want) t.fail(`claude permreq ${c.id}`, `ran=${ran}, expected ${c.want}; results ${JSON.stringify(sc.toolResults).slice(0, 300)}`);
     else t.pass(`claude permreq ${c.id}`);
-  }));
+  })));
 }
 
 export function prepare(ctx, dir) {
