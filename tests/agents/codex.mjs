@@ -44,16 +44,33 @@ export async function codexRun(ctx, { id, decision, layer, hooks, mode = "full-a
   fs.mkdirSync(chome, { recursive: true });
   fs.writeFileSync(path.join(chome, "hooks.json"), JSON.stringify(hooks));
   const args = [
-    "exec", "--skip-git-repo-check", ...MODES[mode],
+    "exec",
+    "--skip-git-repo-check",
+    ...MODES[mode],
     ...(trustHooks ? ["--dangerously-bypass-hook-trust"] : []),
-    "--disable", "plugins", "--disable", "remote_plugin", "--disable", "apps",
-    "-c", "analytics.enabled=false", "-c", "check_for_update_on_startup=false",
-    "-c", 'model_provider="mock"',
-    "-c", `model_providers.mock={name="mock",base_url="${base}/v1",wire_api="responses",env_key="POLC_SUITE_MOCK_KEY"}`,
-    "-m", "mock-model", "run the command",
+    "--disable",
+    "plugins",
+    "--disable",
+    "remote_plugin",
+    "--disable",
+    "apps",
+    "-c",
+    "analytics.enabled=false",
+    "-c",
+    "check_for_update_on_startup=false",
+    "-c",
+    'model_provider="mock"',
+    "-c",
+    `model_providers.mock={name="mock",base_url="${base}/v1",wire_api="responses",env_key="POLC_SUITE_MOCK_KEY"}`,
+    "-m",
+    "mock-model",
+    "run the command",
   ];
   const env = offlineEnv(ctx.proxy.url, {
-    HOME: p.home, CODEX_HOME: chome, POLC_SUITE_MOCK_KEY: "mock", POLC_CONFIG_DIR: p.config,
+    HOME: p.home,
+    CODEX_HOME: chome,
+    POLC_SUITE_MOCK_KEY: "mock",
+    POLC_CONFIG_DIR: p.config,
     POLC_SUITE_HOOK_LOG: logInput,
   });
   const r = await run(ctx.codexBin, args, { cwd: p.root, env, timeoutMs: 90_000 });
@@ -71,10 +88,19 @@ export async function suite(ctx, t) {
     { id: "allow-user", decision: "allow", layer: "user", hooks: pasted, want: true },
     { id: "allow-project", decision: "allow", layer: "project", hooks: pasted, want: true },
     // No rule: no output; Codex's own approval policy decides (full access: it runs).
-    { id: "default", decision: "default", layer: "user", hooks: pasted, want: (m) => (m === "full-access" ? true : null) },
+    {
+      id: "default",
+      decision: "default",
+      layer: "user",
+      hooks: pasted,
+      want: (m) => (m === "full-access" ? true : null),
+    },
     { id: "corrupt-table", decision: "allow", layer: "corrupt", hooks: pasted, want: false },
     {
-      id: "bad-stdin", decision: "allow", layer: "user", want: false,
+      id: "bad-stdin",
+      decision: "allow",
+      layer: "user",
+      want: false,
       hooks: hooksJson(`sh -c ${sh(`cat >/dev/null; printf '{not json' | ${sh(polc, "hook", "--host", "codex")}`)}`),
     },
     // Exit 2 with the reason on stderr and nothing on stdout (what an unknown host answers).
@@ -117,23 +143,45 @@ async function facts(ctx, t, pasted) {
       pm = JSON.parse(fs.readFileSync(log, "utf8")).permission_mode ?? "(none)";
     } catch {}
     t.fact("codex", `permission_mode sent with ${MODES[mode].join(" ")}`, pm);
-    pm === "(hook not run)" ? t.fail(`codex fact: mode ${mode}`, "the probe hook never ran") : t.pass(`codex fact: ${mode} sends permission_mode=${pm}`);
+    pm === "(hook not run)"
+      ? t.fail(`codex fact: mode ${mode}`, "the probe hook never ran")
+      : t.pass(`codex fact: ${mode} sends permission_mode=${pm}`);
   }
   // Without a person's review the hook does not run at all.
   {
-    const { ran } = await codexRun(ctx, { id: "untrusted-hook", decision: "deny", layer: "user", hooks: pasted, trustHooks: false });
-    t.fact("codex", "a hooks.json hook nobody reviewed (no --dangerously-bypass-hook-trust)", ran ? "skipped: the denied command ran" : "ran: the command was denied");
+    const { ran } = await codexRun(ctx, {
+      id: "untrusted-hook",
+      decision: "deny",
+      layer: "user",
+      hooks: pasted,
+      trustHooks: false,
+    });
+    t.fact(
+      "codex",
+      "a hooks.json hook nobody reviewed (no --dangerously-bypass-hook-trust)",
+      ran ? "skipped: the denied command ran" : "ran: the command was denied",
+    );
     t.pass(`codex fact: unreviewed hook → command ${ran ? "ran" : "denied"}`);
   }
   // A missing hook binary.
   {
-    const { ran } = await codexRun(ctx, { id: "missing-binary", decision: "deny", layer: "user", hooks: hooksJson("/nonexistent/polc hook --host codex") });
+    const { ran } = await codexRun(ctx, {
+      id: "missing-binary",
+      decision: "deny",
+      layer: "user",
+      hooks: hooksJson("/nonexistent/polc hook --host codex"),
+    });
     t.fact("codex", "missing hook binary (exit 127)", ran ? "the command ran (fail open)" : "the command did not run");
     t.pass(`codex fact: exit 127 → ${ran ? "ran" : "not run"}`);
   }
   // Exit 2 with an empty stderr.
   {
-    const { ran } = await codexRun(ctx, { id: "exit2-silent", decision: "deny", layer: "user", hooks: hooksJson("sh -c 'cat >/dev/null; exit 2'") });
+    const { ran } = await codexRun(ctx, {
+      id: "exit2-silent",
+      decision: "deny",
+      layer: "user",
+      hooks: hooksJson("sh -c 'cat >/dev/null; exit 2'"),
+    });
     t.fact("codex", "hook exit 2 with empty stderr", ran ? "the command ran (fail open)" : "the command did not run");
     t.pass(`codex fact: silent exit 2 → ${ran ? "ran" : "not run"}`);
   }

@@ -50,7 +50,11 @@ async function copilotRun(ctx, { id, decision, layer, hooks, mode = "default", r
     GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS: repoHooks ? "true" : undefined,
     POLC_CONFIG_DIR: p.config,
   });
-  const r = await run(ctx.copilotBin, ["-p", "run the command", ...MODES[mode]], { cwd: p.root, env, timeoutMs: 90_000 });
+  const r = await run(ctx.copilotBin, ["-p", "run the command", ...MODES[mode]], {
+    cwd: p.root,
+    env,
+    timeoutMs: 90_000,
+  });
   return { ran: markerRan(p.root, decision), r, sc };
 }
 
@@ -67,7 +71,10 @@ export async function suite(ctx, t) {
     { id: "default", decision: "default", layer: "user", hooks: pasted, want: (m) => m === "allow-all-tools" },
     { id: "corrupt-table", decision: "allow", layer: "corrupt", hooks: pasted, want: false },
     {
-      id: "bad-stdin", decision: "allow", layer: "user", want: false,
+      id: "bad-stdin",
+      decision: "allow",
+      layer: "user",
+      want: false,
       hooks: hooksFile(`sh -c ${sh(`cat >/dev/null; printf '{not json' | ${sh(polc, "hook", "--host", "copilot")}`)}`),
     },
     { id: "unknown-host", decision: "allow", layer: "user", hooks: hook("--host", "nosuch"), want: false },
@@ -91,18 +98,49 @@ export async function suite(ctx, t) {
     }
   }
   jobs.push(async () => {
-    const { ran } = await copilotRun(ctx, { id: "no-repo-hooks", decision: "deny", layer: "user", hooks: pasted, mode: "allow-all-tools", repoHooks: false });
-    t.fact("copilot", "print mode in an untrusted folder without GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", ran ? "repository hooks skipped: the denied command ran" : "the hook ran");
+    const { ran } = await copilotRun(ctx, {
+      id: "no-repo-hooks",
+      decision: "deny",
+      layer: "user",
+      hooks: pasted,
+      mode: "allow-all-tools",
+      repoHooks: false,
+    });
+    t.fact(
+      "copilot",
+      "print mode in an untrusted folder without GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS",
+      ran ? "repository hooks skipped: the denied command ran" : "the hook ran",
+    );
     t.pass(`copilot fact: untrusted folder → hook ${ran ? "skipped" : "ran"}`);
   });
   jobs.push(async () => {
-    const { ran } = await copilotRun(ctx, { id: "missing-binary", decision: "deny", layer: "user", hooks: hooksFile("/nonexistent/polc hook --host copilot"), mode: "allow-all-tools" });
-    t.fact("copilot", "missing hook binary (exit 127) with --allow-all-tools", ran ? "the command ran (fail open)" : "the command did not run");
+    const { ran } = await copilotRun(ctx, {
+      id: "missing-binary",
+      decision: "deny",
+      layer: "user",
+      hooks: hooksFile("/nonexistent/polc hook --host copilot"),
+      mode: "allow-all-tools",
+    });
+    t.fact(
+      "copilot",
+      "missing hook binary (exit 127) with --allow-all-tools",
+      ran ? "the command ran (fail open)" : "the command did not run",
+    );
     t.pass(`copilot fact: exit 127 → ${ran ? "ran" : "not run"}`);
   });
   jobs.push(async () => {
-    const { ran } = await copilotRun(ctx, { id: "exit2", decision: "deny", layer: "user", hooks: hooksFile("sh -c 'cat >/dev/null; echo polc-agent-suite >&2; exit 2'"), mode: "allow-all-tools" });
-    t.fact("copilot", "camelCase preToolUse hook: exit 2 with a reason on stderr, nothing on stdout", ran ? "the command ran (fail open)" : "blocked");
+    const { ran } = await copilotRun(ctx, {
+      id: "exit2",
+      decision: "deny",
+      layer: "user",
+      hooks: hooksFile("sh -c 'cat >/dev/null; echo polc-agent-suite >&2; exit 2'"),
+      mode: "allow-all-tools",
+    });
+    t.fact(
+      "copilot",
+      "camelCase preToolUse hook: exit 2 with a reason on stderr, nothing on stdout",
+      ran ? "the command ran (fail open)" : "blocked",
+    );
     t.pass(`copilot fact: exit 2 + stderr → ${ran ? "ran" : "blocked"}`);
   });
   await ctx.pool(jobs);

@@ -43,15 +43,33 @@ async function droidRun(ctx, { id, decision, layer, settings, mode = "default", 
   });
   const fdir = path.join(p.home, ".factory");
   fs.mkdirSync(fdir, { recursive: true });
-  fs.writeFileSync(path.join(fdir, "config.json"), JSON.stringify({
-    custom_models: [{ model_display_name: "mock", model: "claude-sonnet-4-5", base_url: base, api_key: "mock", provider: "anthropic" }],
-  }));
+  fs.writeFileSync(
+    path.join(fdir, "config.json"),
+    JSON.stringify({
+      custom_models: [
+        {
+          model_display_name: "mock",
+          model: "claude-sonnet-4-5",
+          base_url: base,
+          api_key: "mock",
+          provider: "anthropic",
+        },
+      ],
+    }),
+  );
   fs.writeFileSync(path.join(fdir, "settings.json"), JSON.stringify(settings));
   const env = offlineEnv(ctx.proxy.url, {
-    HOME: p.home, POLC_CONFIG_DIR: p.config, POLC_SUITE_HOOK_LOG: log,
-    FACTORY_AIRGAP_ENABLED: "1", FACTORY_DROID_AUTO_UPDATE_ENABLED: "false",
+    HOME: p.home,
+    POLC_CONFIG_DIR: p.config,
+    POLC_SUITE_HOOK_LOG: log,
+    FACTORY_AIRGAP_ENABLED: "1",
+    FACTORY_DROID_AUTO_UPDATE_ENABLED: "false",
   });
-  const r = await run(ctx.droidBin, ["exec", "--model", "custom:mock-0", ...MODES[mode], "run the command"], { cwd: p.root, env, timeoutMs: 90_000 });
+  const r = await run(ctx.droidBin, ["exec", "--model", "custom:mock-0", ...MODES[mode], "run the command"], {
+    cwd: p.root,
+    env,
+    timeoutMs: 90_000,
+  });
   return { ran: markerRan(p.root, decision), r, sc, p };
 }
 
@@ -68,8 +86,13 @@ export async function suite(ctx, t) {
     { id: "default", decision: "default", layer: "user", settings: pasted, want: null },
     { id: "corrupt-table", decision: "allow", layer: "corrupt", settings: pasted, want: false },
     {
-      id: "bad-stdin", decision: "allow", layer: "user", want: false,
-      settings: settingsFor(`sh -c ${sh(`cat >/dev/null; printf '{not json' | ${sh(polc, "hook", "--host", "droid")}`)}`),
+      id: "bad-stdin",
+      decision: "allow",
+      layer: "user",
+      want: false,
+      settings: settingsFor(
+        `sh -c ${sh(`cat >/dev/null; printf '{not json' | ${sh(polc, "hook", "--host", "droid")}`)}`,
+      ),
     },
     { id: "unknown-host", decision: "allow", layer: "user", settings: hook("--host", "nosuch"), want: false },
     { id: "missing-host", decision: "allow", layer: "user", settings: hook(), want: false },
@@ -95,19 +118,44 @@ export async function suite(ctx, t) {
     jobs.push(async () => {
       const p0 = project(polc, "none");
       const log = path.join(p0.home, "hook-input.json");
-      const probe = settingsFor(`sh -c ${sh(`cat > "$POLC_SUITE_HOOK_LOG"; printf '%s' ${sh(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "suite: raw ask" } }))}`)}`);
-      const { ran } = await droidRun(ctx, { id: "raw-ask", decision: "ask", layer: "none", settings: probe, mode, log });
+      const probe = settingsFor(
+        `sh -c ${sh(`cat > "$POLC_SUITE_HOOK_LOG"; printf '%s' ${sh(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "suite: raw ask" } }))}`)}`,
+      );
+      const { ran } = await droidRun(ctx, {
+        id: "raw-ask",
+        decision: "ask",
+        layer: "none",
+        settings: probe,
+        mode,
+        log,
+      });
       let pm = "(hook not run)";
       try {
         pm = JSON.parse(fs.readFileSync(log, "utf8")).permission_mode ?? "(none)";
       } catch {}
-      t.fact("droid", `droid exec ${MODES[mode].join(" ") || "(no --auto)"}`, `permission_mode=${pm}; a hook's raw "ask" → ${ran ? "the command ran" : "not run"}`);
-      pm.startsWith("(") ? t.fail(`droid fact ${mode}`, "the probe hook never ran") : t.pass(`droid fact: ${mode} sends ${pm}, raw ask → ${ran ? "ran" : "not run"}`);
+      t.fact(
+        "droid",
+        `droid exec ${MODES[mode].join(" ") || "(no --auto)"}`,
+        `permission_mode=${pm}; a hook's raw "ask" → ${ran ? "the command ran" : "not run"}`,
+      );
+      pm.startsWith("(")
+        ? t.fail(`droid fact ${mode}`, "the probe hook never ran")
+        : t.pass(`droid fact: ${mode} sends ${pm}, raw ask → ${ran ? "ran" : "not run"}`);
     });
   }
   jobs.push(async () => {
-    const { ran } = await droidRun(ctx, { id: "missing-binary", decision: "deny", layer: "user", settings: settingsFor("/nonexistent/polc hook --host droid"), mode: "auto-high" });
-    t.fact("droid", "missing hook binary (exit 127) at --auto high", ran ? "the command ran (fail open)" : "the command did not run");
+    const { ran } = await droidRun(ctx, {
+      id: "missing-binary",
+      decision: "deny",
+      layer: "user",
+      settings: settingsFor("/nonexistent/polc hook --host droid"),
+      mode: "auto-high",
+    });
+    t.fact(
+      "droid",
+      "missing hook binary (exit 127) at --auto high",
+      ran ? "the command ran (fail open)" : "the command did not run",
+    );
     t.pass(`droid fact: exit 127 → ${ran ? "ran" : "not run"}`);
   });
   await ctx.pool(jobs);

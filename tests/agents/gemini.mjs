@@ -49,14 +49,22 @@ export async function geminiCall(ctx, { layer, decision, command, env = {} }) {
   Object.assign(process.env, { POLC_CONFIG_DIR: p.config }, env);
   let result;
   try {
-    result = await runner.executeHook({ type: "command", command, timeout: 30_000, source: "user" }, "BeforeTool", input);
+    result = await runner.executeHook(
+      { type: "command", command, timeout: 30_000, source: "user" },
+      "BeforeTool",
+      input,
+    );
   } finally {
     for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
     Object.assign(process.env, saved);
   }
   const agg = new core.HookAggregator().aggregateResults([result], "BeforeTool");
   const hookSystem = { fireBeforeToolEvent: async () => agg.finalOutput };
-  const fakeConfig = { getHookSystem: () => hookSystem, getMcpClientManager: () => undefined, getToolRegistry: () => undefined };
+  const fakeConfig = {
+    getHookSystem: () => hookSystem,
+    getMcpClientManager: () => undefined,
+    getToolRegistry: () => undefined,
+  };
   const ev = await core.evaluateBeforeToolHook(
     fakeConfig,
     { build: (x) => x },
@@ -66,7 +74,11 @@ export async function geminiCall(ctx, { layer, decision, command, env = {} }) {
   let outcome = "continue";
   if (ev.status === "error") outcome = /stopped/.test(ev.error.message) ? "stopped" : "blocked";
   else if (ev.hookDecision === "ask") outcome = "ask";
-  return { outcome, reason: ev.error?.message || "", raw: { stdout: result.stdout, stderr: result.stderr, exit: result.exitCode } };
+  return {
+    outcome,
+    reason: ev.error?.message || "",
+    raw: { stdout: result.stdout, stderr: result.stderr, exit: result.exitCode },
+  };
 }
 
 export async function suite(ctx, t) {
@@ -75,7 +87,14 @@ export async function suite(ctx, t) {
   // outcome: "blocked" (Gemini does not run the tool), "ask" (Gemini's confirmation), or
   // "continue" (Gemini's own policy engine decides, as with no hook).
   const rows = [
-    { id: "deny", decision: "deny", layer: "user", command: hook("--host", "gemini"), want: "blocked", reason: DENY_REASON },
+    {
+      id: "deny",
+      decision: "deny",
+      layer: "user",
+      command: hook("--host", "gemini"),
+      want: "blocked",
+      reason: DENY_REASON,
+    },
     { id: "ask", decision: "ask", layer: "user", command: hook("--host", "gemini"), want: "ask" },
     { id: "allow-user", decision: "allow", layer: "user", command: hook("--host", "gemini"), want: "continue" },
     { id: "allow-project", decision: "allow", layer: "project", command: hook("--host", "gemini"), want: "continue" },
@@ -83,12 +102,23 @@ export async function suite(ctx, t) {
     { id: "no-table", decision: "default", layer: "none", command: hook("--host", "gemini"), want: "continue" },
     { id: "corrupt-table", decision: "allow", layer: "corrupt", command: hook("--host", "gemini"), want: "blocked" },
     {
-      id: "bad-stdin", decision: "allow", layer: "user", want: "blocked",
+      id: "bad-stdin",
+      decision: "allow",
+      layer: "user",
+      want: "blocked",
       command: `sh -c ${sh(`cat >/dev/null; printf '{not json' | ${hook("--host", "gemini")}`)}`,
     },
     { id: "unknown-host", decision: "allow", layer: "user", command: hook("--host", "nosuch"), want: "blocked" },
     { id: "missing-host", decision: "allow", layer: "user", command: hook(), want: "blocked" },
-    { id: "crash", decision: "allow", layer: "user", command: hook("--host", "gemini"), env: { POLC_HOOK_SELFTEST: "segv" }, want: "blocked", debugOnly: true },
+    {
+      id: "crash",
+      decision: "allow",
+      layer: "user",
+      command: hook("--host", "gemini"),
+      env: { POLC_HOOK_SELFTEST: "segv" },
+      want: "blocked",
+      debugOnly: true,
+    },
   ];
   for (const row of rows) {
     const name = `gemini ${row.id}`;
@@ -98,19 +128,42 @@ export async function suite(ctx, t) {
       t.pass(`${name} (release binary: no crash injection)`);
       continue;
     }
-    if (r.outcome !== row.want) t.fail(name, `outcome ${r.outcome}, expected ${row.want} (${JSON.stringify(r.raw).slice(0, 400)})`);
+    if (r.outcome !== row.want)
+      t.fail(name, `outcome ${r.outcome}, expected ${row.want} (${JSON.stringify(r.raw).slice(0, 400)})`);
     else if (row.reason && !r.reason.includes(row.reason)) t.fail(name, `reason lost: ${r.reason}`);
     else t.pass(`${name} → ${r.outcome}`);
   }
   // Facts.
-  const missing = await geminiCall(ctx, { layer: "user", decision: "deny", command: "/nonexistent/polc hook --host gemini" });
+  const missing = await geminiCall(ctx, {
+    layer: "user",
+    decision: "deny",
+    command: "/nonexistent/polc hook --host gemini",
+  });
   t.fact("gemini", "missing hook binary (exit 127)", missing.outcome);
-  missing.outcome === "blocked" ? t.pass("gemini fact: exit 127 blocks") : t.fail("gemini fact: exit 127", missing.outcome);
-  const one = await geminiCall(ctx, { layer: "user", decision: "deny", command: "sh -c 'cat >/dev/null; echo oops >&2; exit 1'" });
+  missing.outcome === "blocked"
+    ? t.pass("gemini fact: exit 127 blocks")
+    : t.fail("gemini fact: exit 127", missing.outcome);
+  const one = await geminiCall(ctx, {
+    layer: "user",
+    decision: "deny",
+    command: "sh -c 'cat >/dev/null; echo oops >&2; exit 1'",
+  });
   t.fact("gemini", "hook exit 1 (non-blocking error)", one.outcome);
   t.pass(`gemini fact: exit 1 → ${one.outcome}`);
-  const stop = await geminiCall(ctx, { layer: "user", decision: "deny", command: `sh -c ${sh(`cat >/dev/null; printf '{"continue":false,"stopReason":"suite"}'`)}` });
-  t.fact("gemini", "`continue: false` in a BeforeTool answer", stop.outcome === "stopped" ? "ends the agent's execution" : stop.outcome);
+  const stop = await geminiCall(ctx, {
+    layer: "user",
+    decision: "deny",
+    command: `sh -c ${sh(`cat >/dev/null; printf '{"continue":false,"stopReason":"suite"}'`)}`,
+  });
+  t.fact(
+    "gemini",
+    "`continue: false` in a BeforeTool answer",
+    stop.outcome === "stopped" ? "ends the agent's execution" : stop.outcome,
+  );
   t.pass(`gemini fact: continue:false → ${stop.outcome}`);
-  t.fact("gemini", "approval modes (core's ApprovalMode)", Object.values(core.ApprovalMode).join(", ") + "; none is sent to the hook");
+  t.fact(
+    "gemini",
+    "approval modes (core's ApprovalMode)",
+    Object.values(core.ApprovalMode).join(", ") + "; none is sent to the hook",
+  );
 }

@@ -77,7 +77,9 @@ for (const name of wanted) {
     skip(name, `cannot install ${pin.package}@${pin.version}: ${String(e.message).slice(0, 300)}`);
     continue;
   }
-  console.log(`# ${name} ${pin.package}@${pin.version} (${inst.cached ? "cached" : "installed"} in ${Date.now() - a0} ms)`);
+  console.log(
+    `# ${name} ${pin.package}@${pin.version} (${inst.cached ? "cached" : "installed"} in ${Date.now() - a0} ms)`,
+  );
   const mod = await import(path.join(SUITE_DIR, `${name}.mjs`));
   const why = mod.prepare ? await mod.prepare(ctx, inst.dir, pin) : null;
   if (why) {
@@ -87,7 +89,8 @@ for (const name of wanted) {
   const before = proxy.attempts.length;
   await mod.suite(ctx, t);
   const leaked = proxy.attempts.slice(before);
-  if (leaked.length) t.fail(`${name} offline`, `tried to reach ${[...new Set(leaked.map((x) => x.target))].join(", ")}`);
+  if (leaked.length)
+    t.fail(`${name} offline`, `tried to reach ${[...new Set(leaked.map((x) => x.target))].join(", ")}`);
   else t.pass(`${name} offline: no contact with anything but 127.0.0.1`);
   console.log(`# ${name} done in ${((Date.now() - a0) / 1000).toFixed(1)} s`);
 }
@@ -122,6 +125,9 @@ if (results.failures.length) {
 const secs = ((Date.now() - t0) / 1000).toFixed(1);
 console.log(`\nagent suite took ${secs} s`);
 fs.mkdirSync(path.join(SUITE_DIR, "..", "..", "target"), { recursive: true });
-fs.writeFileSync(path.join(SUITE_DIR, "..", "..", "target", "agents-results.json"), JSON.stringify({ ...results, secs }, null, 1));
+fs.writeFileSync(
+  path.join(SUITE_DIR, "..", "..", "target", "agents-results.json"),
+  JSON.stringify({ ...results, secs }, null, 1),
+);
 console.log(`agents: ${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped`);
 process.exit(results.failed ? 1 : 0);

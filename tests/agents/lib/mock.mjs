@@ -57,9 +57,7 @@ export function startMock() {
   function anthropic(sc, body, res) {
     const msgs = body.messages || [];
     const last = msgs[msgs.length - 1];
-    const results = Array.isArray(last?.content)
-      ? last.content.filter((b) => b && b.type === "tool_result")
-      : [];
+    const results = Array.isArray(last?.content) ? last.content.filter((b) => b && b.type === "tool_result") : [];
     const tools = (body.tools || []).map((t) => t.name);
     let content, stop;
     for (const r of results) sc.toolResults.push({ text: flatten(r.content), isError: !!r.is_error });
@@ -72,7 +70,11 @@ export function startMock() {
           type: "tool_use",
           id: `toolu_mock${++seq}`,
           name: sc.tool || "Bash",
-          input: { command: queue[sc.toolCalls++], description: "mock: run the command under test", ...(sc.extraInput || {}) },
+          input: {
+            command: queue[sc.toolCalls++],
+            description: "mock: run the command under test",
+            ...(sc.extraInput || {}),
+          },
         },
       ];
       stop = "tool_use";
@@ -124,8 +126,13 @@ export function startMock() {
     let item;
     if (outputs.length) {
       for (const o of outputs) sc.toolResults.push({ text: flatten(o.output), isError: false });
-      item = { type: "message", role: "assistant", id: `msg_mock${++seq}`, status: "completed",
-        content: [{ type: "output_text", text: "mock: done", annotations: [] }] };
+      item = {
+        type: "message",
+        role: "assistant",
+        id: `msg_mock${++seq}`,
+        status: "completed",
+        content: [{ type: "output_text", text: "mock: done", annotations: [] }],
+      };
     } else if (!sc.toolUsed) {
       sc.toolUsed = true;
       sc.toolCalls++;
@@ -141,15 +148,31 @@ export function startMock() {
         args = { command: ["bash", "-lc", sc.command], workdir: sc.cwd };
       }
       sc.toolName = name;
-      item = { type: "function_call", id: `fc_mock${++seq}`, status: "completed", name,
-        arguments: JSON.stringify(args), call_id: `call_mock${seq}` };
+      item = {
+        type: "function_call",
+        id: `fc_mock${++seq}`,
+        status: "completed",
+        name,
+        arguments: JSON.stringify(args),
+        call_id: `call_mock${seq}`,
+      };
     } else {
-      item = { type: "message", role: "assistant", id: `msg_mock${++seq}`, status: "completed",
-        content: [{ type: "output_text", text: "mock: ok", annotations: [] }] };
+      item = {
+        type: "message",
+        role: "assistant",
+        id: `msg_mock${++seq}`,
+        status: "completed",
+        content: [{ type: "output_text", text: "mock: ok", annotations: [] }],
+      };
     }
     const id = `resp_mock${++seq}`;
-    const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10,
-      output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 20 };
+    const usage = {
+      input_tokens: 10,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 10,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 20,
+    };
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const ev = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
     ev("response.created", { response: { id, object: "response", status: "in_progress", output: [] } });

@@ -44,8 +44,15 @@ export function install(name, pin) {
 export function run(cmd, args, { cwd, env, stdin, timeoutMs = 60_000 } = {}) {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const p = spawn(cmd, args, { cwd, env, stdio: [stdin == null ? "ignore" : "pipe", "pipe", "pipe"], detached: true });
-    let stdout = "", stderr = "", timedOut = false;
+    const p = spawn(cmd, args, {
+      cwd,
+      env,
+      stdio: [stdin == null ? "ignore" : "pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    let stdout = "",
+      stderr = "",
+      timedOut = false;
     p.stdout.on("data", (d) => (stdout += d));
     p.stderr.on("data", (d) => (stderr += d));
     if (stdin != null) p.stdin.end(stdin);
