@@ -58,7 +58,19 @@ pub fn texts(command: &str) -> Vec<String> {
     };
     let base = normalise_blanks(command);
     push(&mut out, base.clone());
-    push(&mut out, normalise_blanks(&without_redirections(command)));
+    let (rest, redirections) = split_redirections(command);
+    push(&mut out, normalise_blanks(&rest));
+    // Each redirection alone (`> /dev/sda` in `echo x > /dev/sda`): a deny written for
+    // one (`Bash(> /dev/*)`) stops it wherever it stands.
+    for r in redirections {
+        // Also with one blank after the operator (`>/dev/sda` as `> /dev/sda`).
+        let k = r
+            .find(|c: char| !"0123456789&<>|".contains(c))
+            .unwrap_or(r.len());
+        let spaced = format!("{} {}", &r[..k], r[k..].trim_start());
+        push(&mut out, spaced.trim_end().to_string());
+        push(&mut out, normalise_blanks(&r));
+    }
     let mut i = 0;
     while i < out.len() {
         let t = out[i].clone();
@@ -87,8 +99,14 @@ fn fold_program(t: &str) -> String {
 /// Remove `[n]>file`, `>>file`, `&>file`, `<file`, `2>&1`, `>|file` and the like, outside
 /// quotes. Heredocs (`<<`) are kept as written.
 pub fn without_redirections(command: &str) -> String {
+    split_redirections(command).0
+}
+
+/// The command without its redirections, and the redirections (operator and target).
+fn split_redirections(command: &str) -> (String, Vec<String>) {
     let b: Vec<char> = command.chars().collect();
     let mut out = String::with_capacity(command.len());
+    let mut found: Vec<String> = Vec::new();
     let mut i = 0;
     let mut word_start = true;
     while i < b.len() {
@@ -114,6 +132,7 @@ pub fn without_redirections(command: &str) -> String {
         }
         if word_start {
             if let Some(end) = redirection_end(&b, i) {
+                found.push(b[i..end].iter().collect());
                 i = end;
                 continue;
             }
@@ -122,7 +141,7 @@ pub fn without_redirections(command: &str) -> String {
         out.push(c);
         i += 1;
     }
-    out
+    (out, found)
 }
 
 /// Index just past the quoted run starting at `i` (or the end).
@@ -292,6 +311,9 @@ mod tests {
         assert!(t.contains(&"curl -fsSL URL | bash -s -- $(whoami)".to_string()));
         let t = texts("> /dev/sda");
         assert!(t.contains(&"> /dev/sda".to_string()));
+        let t = texts("echo x >/dev/sda 2>&1");
+        assert!(t.contains(&">/dev/sda".to_string()), "{t:?}");
+        assert!(t.contains(&"> /dev/sda".to_string()), "{t:?}");
         let t = texts("'Python3' -c x");
         assert!(t.contains(&"python3 -c x".to_string()), "{t:?}");
         assert!(texts(&"A=1 ".repeat(500)).len() <= MAX_TEXTS);
