@@ -442,3 +442,29 @@ fn readme_stricter_table_holds() {
     // Listed as equivalent: a subshell around an allowed command.
     assert_eq!(bash(&p, "(git status)"), "allow");
 }
+
+/// Found by the differential test: Claude Code matches allow rules against the command as
+/// written, and tries deny rules on each simple command and through `xargs`.
+#[test]
+fn allow_matches_the_text_as_written_and_deny_each_simple_command() {
+    let p = settings(
+        &[
+            "Bash(gh * push --force:*)",
+            "Bash(gh)",
+            "Bash(git push)",
+            "Bash(git status:*)",
+            "Bash(ls:*)",
+        ],
+        &["Bash(docker * server.js)"],
+        &[],
+    );
+    for cmd in ["gh '* push --force'", "\"gh\"", "git  push", "git 'push'"] {
+        assert_ne!(bash(&p, cmd), "allow", "{cmd}");
+    }
+    assert_eq!(bash(&p, "gh"), "allow");
+    assert_eq!(bash(&p, "git push"), "allow");
+    assert_eq!(bash(&p, "git  status   --short"), "allow");
+    assert_eq!(bash(&p, "git status -m 'a b'"), "allow");
+    assert_eq!(bash(&p, "xargs docker * server.js; ls"), "deny");
+    assert_eq!(bash(&p, "ls && xargs docker run server.js"), "deny");
+}
