@@ -56,7 +56,16 @@ fn host_of(u: &url::Url) -> Option<String> {
     match u.host()? {
         Host::Domain(d) => normalise_host(d),
         Host::Ipv4(a) => Some(a.to_string()),
-        Host::Ipv6(a) => Some(a.to_string()),
+        Host::Ipv6(a) => Some(ipv6(a)),
+    }
+}
+
+/// An IPv6 address as text; an IPv4-mapped one (`::ffff:127.0.0.1`) is its IPv4 address,
+/// which is where a dual-stack socket connects.
+fn ipv6(a: std::net::Ipv6Addr) -> String {
+    match a.to_ipv4_mapped() {
+        Some(v4) => v4.to_string(),
+        None => a.to_string(),
     }
 }
 
@@ -126,7 +135,7 @@ pub fn normalise_host(host: &str) -> Option<String> {
     let h = match Host::parse(trimmed).ok()? {
         Host::Domain(d) => d,
         Host::Ipv4(a) => return Some(a.to_string()),
-        Host::Ipv6(a) => return Some(a.to_string()),
+        Host::Ipv6(a) => return Some(ipv6(a)),
     };
     // Percent-decoding can reveal a trailing dot (`evil.com%2e`).
     let h = h.trim_end_matches('.').to_ascii_lowercase();
@@ -369,6 +378,13 @@ mod tests {
             rule_meets_url("domain:[::1]", "http://[::ffff:127.0.0.1]/", false),
             None
         );
+        for u in ["http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]:80/"] {
+            assert_eq!(
+                rule_meets_url("domain:127.0.0.1", u, false),
+                Some(true),
+                "{u}"
+            );
+        }
     }
 
     #[test]
@@ -435,7 +451,8 @@ mod tests {
                 ("ev\nil.com", "evil.com"), ("%65vil.com", "evil.com"), ("ＥＶＩＬ.com", "evil.com"),
                 ("127.0.0.1", "127.0.0.1"), ("0x7f.1", "127.0.0.1"), ("2130706433", "127.0.0.1"),
                 ("0177.0.0.1", "127.0.0.1"), ("127.1", "127.0.0.1"), ("0x7F.0.0.1.", "127.0.0.1"),
-                ("[::1]", "[::1]"), ("[0::1]", "[::1]"),
+                ("[::1]", "[::1]"), ("[0::1]", "[::1]"), ("[::ffff:127.0.0.1]", "127.0.0.1"),
+                ("[::FFFF:7f00:1]", "127.0.0.1"),
             ]),
             port in proptest::sample::select(vec!["", ":80", ":0", ":65535"]),
             path in proptest::sample::select(vec!["", "/", "/x?y#z", "\\x", "?@good.com", "#@good.com", "/@good.com"]),
@@ -448,6 +465,17 @@ mod tests {
                 "{:?} escapes a deny on {}: readings {:?}", u, canonical, url_hosts(&u)
             );
             proptest::prop_assert_eq!(rule_meets_url("domain:good.com", &u, true), None, "{:?}", u);
+        }
+
+        /// Any string: readings never empty, never a panic, and an allow implies no deny
+        /// reading names another host.
+        #[test]
+        fn any_string_has_readings(s in "\\PC{0,40}|[a-z:/\\\\@.%0-9\\[\\]]{0,30}") {
+            let hosts = url_hosts(&s);
+            proptest::prop_assert!(!hosts.is_empty());
+            if rule_meets_url("domain:docs.rs", &s, true).is_some() {
+                proptest::prop_assert!(hosts.iter().all(|h| h.as_deref() == Some("docs.rs")));
+            }
         }
     }
 }

@@ -213,7 +213,7 @@ fn tables(p: &Policy) -> Tables {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, max_shrink_iters: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(3000), max_shrink_iters: 2000, ..ProptestConfig::default() })]
 
     #[test]
     fn table_agrees_with_reference(p in policy(), cmds in prop::collection::vec(command(), 1..4), host in prop::sample::select(vec!["claude", "codex", "openclaw"])) {
