@@ -665,9 +665,27 @@ fn only_a_user_layer_relaxes_self_protection() {
     // The user's own layer does.
     let udir = p.cfg.join("src");
     std::fs::create_dir_all(&udir).unwrap();
+    // … but only with a rule that names the path: a prefix rule (or glob, contains,
+    // regex) never lifts it, however narrow.
     std::fs::write(
         udir.join("user.pol"),
         "allow bash prefix \"touch policies/x.pol\" {\n  id user-touch\n}\n",
+    )
+    .unwrap();
+    build(&p.cfg, "src", "policy.bin");
+    let r = hook(
+        &p,
+        &["--host", "claude"],
+        &claude_input(&p.root, &p.root, "touch policies/x.pol"),
+    );
+    assert!(
+        r.stdout.contains(r#""permissionDecision":"deny""#),
+        "{}",
+        r.stdout
+    );
+    std::fs::write(
+        udir.join("user.pol"),
+        "allow bash exact \"touch policies/x.pol\" {\n  id user-touch\n}\n",
     )
     .unwrap();
     build(&p.cfg, "src", "policy.bin");

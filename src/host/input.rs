@@ -373,6 +373,7 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
             tool,
             subject,
             input_text,
+            name: name.to_string(),
         },
         also: Vec::new(),
         unattestable: None,

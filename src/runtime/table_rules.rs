@@ -1014,6 +1014,7 @@ deny mcp__*
                 tool: tool.to_string(),
                 subject: subject.to_string(),
                 input_text: subject.to_string(),
+                name: String::new(),
             });
         }
         for req in &reqs {
