@@ -176,6 +176,29 @@ pub fn readable_rule(rule: &str) -> bool {
     r == "*" || normalise_host(r.strip_prefix("*.").unwrap_or(r)).is_some()
 }
 
+/// A URL's readings, shared.
+type Readings = std::rc::Rc<Vec<Option<String>>>;
+
+thread_local! {
+    /// The last URL's readings: a decision asks every domain rule about the same URL.
+    static LAST: std::cell::RefCell<Option<(String, Readings)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`url_hosts`], computed once for consecutive questions about the same URL.
+fn url_hosts_cached(s: &str) -> Readings {
+    LAST.with(|c| {
+        if let Some((k, v)) = c.borrow().as_ref() {
+            if k == s {
+                return v.clone();
+            }
+        }
+        let v = std::rc::Rc::new(url_hosts(s));
+        *c.borrow_mut() = Some((s.to_string(), v.clone()));
+        v
+    })
+}
+
 /// How a domain rule meets a URL over all its readings: for deny/ask, `Some(true)` when a
 /// reading names a covered host (definite), `Some(false)` when none does but a reading has
 /// no readable host (possible), None otherwise; for allow, `Some(true)` only when every
@@ -187,7 +210,7 @@ pub fn rule_meets_url(rule: &str, url: &str, allow: bool) -> Option<bool> {
     if !readable_rule(rule) {
         return (!allow).then_some(false);
     }
-    let hosts = url_hosts(url);
+    let hosts = url_hosts_cached(url);
     if allow {
         let all = hosts
             .iter()
