@@ -8,6 +8,7 @@ pub mod interp;
 pub mod layers;
 pub mod pathmatch;
 pub mod protect;
+pub mod state;
 pub mod table_rules;
 pub mod toolpaths;
 pub mod trust;
@@ -585,12 +586,6 @@ fn decide_tool(
         let named = tp.files.iter().map(|p| (p, false));
         for (path, recursive) in named.chain(tp.folders.iter().map(|p| (p, true))) {
             let q = PathQuery::new(path, ctx);
-            // Claude Code reads `dir/**` as covering `dir` itself (a Grep over `secrets/`
-            // under a `Read(./secrets/**)` deny is denied there): deny/ask rules that hold
-            // every child of the path also hold the path. Checked with a child name no rule
-            // names.
-            let child = format!("{}/.polc-child", path.trim_end_matches('/'));
-            let cq = PathQuery::new(&child, ctx);
             for &(t, definite) in &deny_tools {
                 let m = if definite {
                     Match::Definite
@@ -598,7 +593,21 @@ fn decide_tool(
                     Match::Possible
                 };
                 src.match_path(t, &q, ctx, false, host, &mut |rule| raw.push((rule, m)))?;
-                src.match_path(t, &cq, ctx, false, host, &mut |rule| raw.push((rule, m)))?;
+            }
+            if path_tool {
+                // Claude Code reads `dir/**` as covering `dir` itself (a Grep over `secrets/`
+                // under a `Read(./secrets/**)` deny is denied there): deny/ask rules that hold
+                // every child of the path also hold the path. Checked with a child name no
+                // rule names.
+                let child = format!("{}/.polc-child", path.trim_end_matches('/'));
+                let cq = PathQuery::new(&child, ctx);
+                for &(t, definite) in &deny_tools {
+                    if definite {
+                        src.match_path(t, &cq, ctx, false, host, &mut |rule| {
+                            raw.push((rule, Match::Definite))
+                        })?;
+                    }
+                }
             }
             if recursive {
                 // A folder read recursively: at least ask when it could hold a denied path.
