@@ -432,24 +432,170 @@ fn no_table_is_default_with_one_notice() {
 
 #[test]
 fn unknown_or_missing_host_never_allows() {
+    // Issue 9 item 8: a JSON answer in a shape the host does not know fails its schema, and
+    // Claude Code then ignored exit 2 and ran the command. Empty stdout, R on stderr, exit 2.
     let p = project(true);
-    let r = hook(
-        &p,
-        &["--host", "nosuch"],
-        &input_for("claude", &p.root, "ls"),
-    );
-    assert_eq!(r.code, 2);
-    assert!(r.stdout.contains(r#""permissionDecision":"deny""#));
-    assert!(!r.stdout.contains("allow"));
-    assert_eq!(r.stderr.lines().count(), 1);
-    let r = hook(&p, &[], &input_for("claude", &p.root, "ls"));
-    assert_eq!(r.code, 2, "--host is required");
-    assert!(!r.stdout.contains("allow"));
+    for bad in ["nosuch", "", "Claude", "claude ", "codex\n"] {
+        for shape in HOSTS {
+            let r = hook(&p, &["--host", bad], &input_for(shape, &p.root, "ls"));
+            assert_eq!(r.code, 2, "--host {bad:?} ({shape} input)");
+            assert_eq!(r.stdout, "", "--host {bad:?}: nothing on stdout");
+            assert_eq!(r.stderr.lines().count(), 1, "--host {bad:?}: {}", r.stderr);
+            assert!(r.stderr.contains("unknown host"), "{}", r.stderr);
+        }
+    }
+    // Missing --host (and a missing value) is a usage error: exit 2, nothing on stdout.
+    for args in [
+        &[][..],
+        &["--host"][..],
+        &["--event", "permission-request"][..],
+    ] {
+        let r = hook(&p, args, &input_for("claude", &p.root, "ls"));
+        assert_eq!(r.code, 2, "{args:?}: --host is required");
+        assert_eq!(r.stdout, "", "{args:?}");
+        assert!(!r.stderr.is_empty(), "{args:?}");
+    }
     // No environment fallback for the host.
     let mut c = hook_cmd(&p, &[]);
     c.env("POLC_HOST", "claude");
     let r = run_cmd(c, input_for("claude", &p.root, "ls"));
     assert_eq!(r.code, 2);
+    assert_eq!(r.stdout, "");
+}
+
+/// Claude Code ignores exit 2 for PermissionRequest (the prompt stays): every error there
+/// answers `behavior: "deny"` with R, exit 0, whether the event comes from `--event` or from
+/// the input, and whatever failed (input, crash, deadline).
+#[test]
+fn permission_request_errors_answer_deny() {
+    let p = project(true);
+    let deny = |r: &Run, what: &str| {
+        let ctx = format!(
+            "{what}: exit {} stdout {:?} stderr {:?}",
+            r.code, r.stdout, r.stderr
+        );
+        assert_eq!(r.code, 0, "{ctx}");
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).expect(&ctx);
+        let hso = &v["hookSpecificOutput"];
+        assert_eq!(hso["hookEventName"], "PermissionRequest", "{ctx}");
+        assert_eq!(hso["decision"]["behavior"], "deny", "{ctx}");
+        assert!(
+            hso["decision"]["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("polc")),
+            "{ctx}"
+        );
+        assert_eq!(r.stderr.lines().count(), 1, "{ctx}");
+    };
+    let by_input = br#"{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{}}"#;
+    for host in ["claude", "vscode", "droid"] {
+        for (what, stdin) in [
+            ("empty stdin", &b""[..]),
+            ("invalid JSON", &b"{\"tool_name\": "[..]),
+            ("missing command", &by_input[..]),
+            ("non-UTF-8", &b"\xff\xfe{}"[..]),
+        ] {
+            let r = hook(
+                &p,
+                &["--host", host, "--event", "permission-request"],
+                stdin,
+            );
+            deny(&r, &format!("{host} --event permission-request / {what}"));
+        }
+        // The event named only by the input.
+        let r = hook(&p, &["--host", host], by_input);
+        deny(&r, &format!("{host} / event from the input"));
+        // Crashes and the deadline, after the input named the event.
+        let input = serde_json::json!({"hook_event_name": "PermissionRequest", "cwd": p.root,
+            "tool_name": "Bash", "tool_input": {"command": "ls"}})
+        .to_string();
+        for fault in ["panic", "abort", "segv", "hang"] {
+            let mut c = hook_cmd(&p, &["--host", host]);
+            c.env("POLC_HOOK_SELFTEST", fault)
+                .env("POLC_HOOK_DEADLINE_MS", "300");
+            let r = run_cmd(c, input.clone().into_bytes());
+            if cfg!(debug_assertions) {
+                deny(&r, &format!("{host} / {fault}"));
+            }
+        }
+        // PreToolUse keeps exit 2 and an empty stdout.
+        let r = hook(&p, &["--host", host, "--event", "pre-tool-use"], b"");
+        assert_eq!(
+            (r.code, r.stdout.as_str()),
+            (2, ""),
+            "{host} PreToolUse error row"
+        );
+    }
+}
+
+/// Issue 9 item 9: per host, the modes in which an `ask` cannot reach a person answer a deny
+/// that says approval is needed; a mode polc does not know counts as cannot-prompt.
+#[test]
+fn ask_becomes_an_approval_needed_deny_where_nobody_can_be_asked() {
+    let p = project(true);
+    // (host, mode or None, prompts?)
+    let table: &[(&str, Option<&str>, bool)] = &[
+        ("claude", None, true),
+        ("claude", Some("default"), true),
+        ("claude", Some("acceptEdits"), true),
+        ("claude", Some("plan"), true),
+        ("claude", Some("bypassPermissions"), true),
+        ("claude", Some("dontAsk"), false),
+        ("claude", Some("auto"), false),
+        ("claude", Some("DONTASK"), false),
+        ("claude", Some("newFancyMode"), false),
+        ("claude", Some(""), false),
+        ("vscode", Some("default"), true),
+        ("vscode", Some("dontAsk"), false),
+        ("vscode", Some("whatever"), false),
+        ("droid", None, false),
+        ("droid", Some("default"), false),
+        ("droid", Some("auto-low"), false),
+        ("droid", Some("auto-medium"), false),
+        ("droid", Some("auto-high"), false),
+        ("droid", Some("spec"), false),
+        ("codex", None, false),
+        ("codex", Some("default"), false),
+        ("codex", Some("bypassPermissions"), false),
+        ("copilot", Some("default"), true),
+        ("copilot", Some("dontAsk"), false),
+        ("copilot", Some("unknown-mode"), false),
+    ];
+    for &(host, mode, prompts) in table {
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&input_for(host, &p.root, "git push origin main")).unwrap();
+        if host == "codex" || host == "copilot" {
+            // Claude-shaped input for the snake_case dialects.
+            v = serde_json::from_slice(&claude_input(&p.root, &p.root, "git push origin main"))
+                .unwrap();
+        }
+        match mode {
+            Some(m) => v["permission_mode"] = m.into(),
+            None => {
+                v.as_object_mut().unwrap().remove("permission_mode");
+            }
+        }
+        let r = hook(&p, &["--host", host], v.to_string().as_bytes());
+        let ctx = format!("{host} {mode:?}: {} {}", r.code, r.stdout);
+        assert_eq!(r.code, 0, "{ctx}");
+        assert!(!r.stdout.contains("allow"), "{ctx}");
+        if prompts {
+            assert!(r.stdout.contains(r#""ask""#), "{ctx}");
+        } else {
+            assert!(r.stdout.contains(r#""deny""#), "{ctx}");
+            assert!(r.stdout.contains("approval needed: "), "{ctx}");
+            assert!(!r.stdout.contains(r#""ask""#), "{ctx}");
+        }
+    }
+    // Hosts that send no mode keep their own flow for `ask`.
+    for host in ["gemini", "cursor"] {
+        let r = hook(
+            &p,
+            &["--host", host],
+            &input_for(host, &p.root, "git push origin main"),
+        );
+        assert!(r.stdout.contains(r#""ask""#), "{host}: {}", r.stdout);
+    }
 }
 
 // ── Host authority ─────────────────────────────────────────────────────────────────────

@@ -1,6 +1,7 @@
 //! Claude Code's hook protocol (hosts `claude`, `vscode`, `droid`): PreToolUse answers with
 //! `hookSpecificOutput.permissionDecision`; PermissionRequest with `decision.behavior`.
-//! The error row is exit 2 with R on stderr (exit 2 blocks the call in Claude Code).
+//! The error row is exit 2 with R on stderr (exit 2 blocks the call in Claude Code), except
+//! for PermissionRequest, which ignores exit 2: there an error is a `behavior: "deny"` answer.
 
 use super::answer::{clip, js, json, silent, Answer, Kind, Rendered};
 use super::input::Event;
@@ -33,10 +34,25 @@ pub fn render(a: &Answer, ev: Event) -> Rendered {
     }
 }
 
-pub fn error(reason: &str) -> Rendered {
-    Rendered {
-        stdout: Vec::new(),
-        stderr: Some(clip(reason)),
-        exit: 2,
+/// The error row: exit 2 with R on stderr blocks a PreToolUse call; PermissionRequest ignores
+/// exit 2 (a real run left the prompt in place), so there it is an explicit deny.
+pub fn error(ev: Event, reason: &str) -> Rendered {
+    match ev {
+        Event::PreToolUse => Rendered {
+            stdout: Vec::new(),
+            stderr: Some(clip(reason)),
+            exit: 2,
+        },
+        Event::PermissionRequest => {
+            let mut r = render(
+                &Answer {
+                    kind: Kind::Deny,
+                    reason: reason.into(),
+                },
+                ev,
+            );
+            r.stderr = Some(clip(reason));
+            r
+        }
     }
 }

@@ -37,8 +37,27 @@ pub fn claim() -> bool {
         .is_ok()
 }
 
-/// Store the pre-rendered error answer (leaked: it lives until exit).
+/// Store the pre-rendered error answer (leaked: it lives until exit). May be called again
+/// (the hook re-arms once the input names its event): SIGALRM is blocked meanwhile, so the
+/// deadline never writes a pointer with another answer's length. The fatal signals are
+/// synchronous and cannot arise from these stores.
 pub fn arm(stdout: Vec<u8>, stderr_line: String, exit: i32) {
+    // SAFETY: sigprocmask only reads and writes the sets given; restored below.
+    let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGALRM);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+    }
+    store(stdout, stderr_line, exit);
+    // SAFETY: restores the mask saved above.
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+    }
+}
+
+fn store(stdout: Vec<u8>, stderr_line: String, exit: i32) {
     let out: &'static mut [u8] = Box::leak(stdout.into_boxed_slice());
     let mut e = stderr_line.into_bytes();
     e.push(b'\n');

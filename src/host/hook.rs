@@ -30,21 +30,46 @@ pub fn run(args: HookArgs) -> i32 {
         let r = super::unknown_host_error(&args.host);
         return emit(&r);
     };
-    let err = host.error("polc: the hook crashed or ran past its deadline; denied to be safe");
+    let ev = args.event.unwrap_or(Event::PreToolUse);
+    arm(host, ev);
+    failsafe::install(deadline());
+    let r = match std::panic::catch_unwind(|| answer(host, &args)) {
+        Ok(r) => r,
+        Err(_) => host.error_for(
+            armed_event(),
+            "polc: internal error (a bug in polc); denied to be safe",
+        ),
+    };
+    emit(&r)
+}
+
+/// The event the armed error answer is for (PermissionRequest's error row differs).
+static ARMED_PERMISSION_REQUEST: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+fn armed_event() -> Event {
+    if ARMED_PERMISSION_REQUEST.load(std::sync::atomic::Ordering::SeqCst) {
+        Event::PermissionRequest
+    } else {
+        Event::PreToolUse
+    }
+}
+
+/// Render and arm the error answer for `ev` (again once the input names its event).
+fn arm(host: Host, ev: Event) {
+    let err = host.error_for(
+        ev,
+        "polc: the hook crashed or ran past its deadline; denied to be safe",
+    );
+    ARMED_PERMISSION_REQUEST.store(
+        ev == Event::PermissionRequest,
+        std::sync::atomic::Ordering::SeqCst,
+    );
     failsafe::arm(
         err.stdout.clone(),
         err.stderr.clone().unwrap_or_default(),
         err.exit,
     );
-    failsafe::install(deadline());
-    let r = match std::panic::catch_unwind(|| {
-        selftest_fault();
-        answer(host, &args)
-    }) {
-        Ok(r) => r,
-        Err(_) => host.error("polc: internal error (a bug in polc); denied to be safe"),
-    };
-    emit(&r)
 }
 
 fn deadline() -> Duration {
@@ -118,18 +143,26 @@ fn read_stdin() -> Result<Vec<u8>, String> {
 }
 
 fn answer(host: Host, args: &HookArgs) -> Rendered {
+    // Before the input names its event, errors answer for the `--event` flag's (else
+    // PreToolUse's) error row.
+    let ev0 = args.event.unwrap_or(Event::PreToolUse);
     let bytes = match read_stdin() {
         Ok(b) => b,
-        Err(e) => return host.error(&e),
+        Err(e) => return host.error_for(ev0, &e),
     };
     let inp = match input::parse(&bytes) {
         Ok(i) => i,
-        Err(e) => return host.error(&format!("polc: {}; denied", e.0)),
+        Err(e) => return host.error_for(ev0, &format!("polc: {}; denied", e.0)),
     };
     let ev = inp.event(args.event);
+    if ev != ev0 {
+        arm(host, ev);
+    }
+    // After the event is known, so the faults prove the event's own error row.
+    selftest_fault();
     let mapped = match input::to_request(&inp, host.name()) {
         Ok(m) => m,
-        Err(e) => return host.error(&format!("polc: {}; denied", e.0)),
+        Err(e) => return host.error_for(ev, &format!("polc: {}; denied", e.0)),
     };
     let roots = super::session::roots(host, &inp);
     let root = roots.root.clone();

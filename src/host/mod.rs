@@ -16,7 +16,7 @@ pub mod input;
 pub mod session;
 pub mod vibe;
 
-use answer::{clip, js, Answer, Rendered};
+use answer::{clip, Answer, Rendered};
 use input::Event;
 
 /// The hosts `polc hook` speaks to (openclaw and other plugin callers use `polc decide`).
@@ -65,7 +65,7 @@ impl Host {
             Host::Gemini => "Gemini CLI",
             Host::Cursor => "Cursor",
             Host::Codex => "a Codex hook",
-            Host::Droid => "Droid in this permission mode",
+            Host::Droid => "Droid (it runs what a hook asks about)",
             Host::Vibe => "a Vibe hook",
         }
     }
@@ -75,12 +75,60 @@ impl Host {
         exit::host_authoritative(self.name())
     }
 
-    /// Can an `ask` reach a person? Codex and Vibe hooks cannot; Claude-shaped hosts cannot
-    /// in `dontAsk` and `auto` modes.
-    pub fn can_prompt(self, mode: Option<&str>) -> bool {
+    /// The permission modes this host sends in `permission_mode`, each with whether a hook's
+    /// `ask` can reach a person there, and where that fact comes from (README: per-host
+    /// modes). Empty: the host sends no mode.
+    pub fn modes(self) -> &'static [(&'static str, bool)] {
         match self {
-            Host::Codex | Host::Vibe => false,
-            _ => !matches!(mode, Some("dontAsk") | Some("auto")),
+            // Claude Code 2.1.112's mode list; `dontAsk` denies what is not pre-approved and
+            // `auto` hands prompts to a classifier: no person sees an ask there.
+            // Copilot's snake_case dialect is Claude's shape: the same names, unobserved.
+            Host::Claude | Host::Vscode | Host::Copilot => &[
+                ("default", true),
+                ("acceptEdits", true),
+                ("plan", true),
+                ("bypassPermissions", true),
+                ("dontAsk", false),
+                ("auto", false),
+            ],
+            // Droid's autonomy levels as its 0.215 binary names them (`off` is the TUI's normal
+            // level; `droid exec` sends `auto-low` without `--auto`). A hook's raw `ask` ran the
+            // command at every `droid exec` level (tests/agents), so no level prompts.
+            Host::Droid => &[
+                ("off", false),
+                ("spec", false),
+                ("auto-low", false),
+                ("auto-medium", false),
+                ("auto-high", false),
+            ],
+            // `codex exec` 0.171 sends `bypassPermissions` under every sandbox and approval
+            // setting (tests/agents); the other names are Claude's, which Codex's hooks mimic.
+            Host::Codex => &[
+                ("default", false),
+                ("acceptEdits", false),
+                ("plan", false),
+                ("dontAsk", false),
+                ("bypassPermissions", false),
+            ],
+            Host::Gemini | Host::Cursor | Host::Vibe => &[],
+        }
+    }
+
+    /// Can an `ask` reach a person? Never from Codex, Droid and Vibe hooks; on the other hosts
+    /// it depends on the mode: a mode listed in [`Host::modes`] says; a mode polc does not know
+    /// counts as cannot-prompt (an unknown mode must never turn a deny-worthy ask into a
+    /// prompt nobody sees); no mode at all is the host's normal, prompting flow.
+    pub fn can_prompt(self, mode: Option<&str>) -> bool {
+        if matches!(self, Host::Codex | Host::Droid | Host::Vibe) {
+            return false;
+        }
+        match mode {
+            None => true,
+            Some(m) => self
+                .modes()
+                .iter()
+                .find(|(name, _)| *name == m)
+                .is_some_and(|(_, prompts)| *prompts),
         }
     }
 
@@ -97,8 +145,15 @@ impl Host {
 
     /// The error row of SPEC §6 (unreadable input, internal error, signal, deadline).
     pub fn error(self, reason: &str) -> Rendered {
+        self.error_for(Event::PreToolUse, reason)
+    }
+
+    /// The error row for an event: Claude Code ignores exit 2 for PermissionRequest (the
+    /// prompt stays; a person may approve what polc could not judge), so there the error is
+    /// an explicit `behavior: "deny"` answer.
+    pub fn error_for(self, ev: Event, reason: &str) -> Rendered {
         match self {
-            Host::Claude | Host::Vscode | Host::Droid => claude::error(reason),
+            Host::Claude | Host::Vscode | Host::Droid => claude::error(ev, reason),
             Host::Copilot => copilot::error(reason),
             Host::Gemini => gemini::error(reason),
             Host::Cursor => cursor::error(reason),
@@ -108,22 +163,18 @@ impl Host {
     }
 }
 
-/// An unknown `--host`: polc cannot know the protocol, so it writes one object that every
-/// JSON protocol above reads as deny, and exits 2 (a block for exit-code readers).
+/// An unknown `--host`: polc cannot know the protocol, so it writes nothing on stdout (a
+/// JSON answer in the wrong shape fails the host's schema, and Claude Code then ignored the
+/// exit code and ran the command), the reason on stderr, and exits 2 (a block for Claude
+/// Code, Codex, Gemini, Cursor and exit-code readers).
 pub fn unknown_host_error(host: &str) -> Rendered {
     let r = clip(&format!(
         "polc: unknown host `{}` (hook hosts: {}; plugin callers use `polc decide`); denied",
         host.escape_debug(),
         HOOK_HOSTS.join(", ")
     ));
-    let m = js(&r);
-    let body = format!(
-        r#"{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":{m}}},"permissionDecision":"deny","permissionDecisionReason":{m},"decision":"deny","reason":{m},"permission":"deny","user_message":{m},"agent_message":{m}}}"#
-    );
-    let mut stdout = body.into_bytes();
-    stdout.push(b'\n');
     Rendered {
-        stdout,
+        stdout: Vec::new(),
         stderr: Some(r),
         exit: 2,
     }
