@@ -152,28 +152,50 @@ pub fn normalise_host(host: &str) -> Option<String> {
     valid.then_some(h)
 }
 
+/// A domain rule, normalised once.
+enum RuleHost {
+    /// `*`: every host.
+    Any,
+    /// That host.
+    Host(String),
+    /// `*.base`: any subdomain of base, not base itself.
+    Under(String),
+}
+
+/// Read a domain rule (`*`, `host`, `*.host`, optionally after `domain:`); None when it is
+/// not one polc can read.
+fn rule_host(rule: &str) -> Option<RuleHost> {
+    let r = rule.trim().strip_prefix("domain:").unwrap_or(rule.trim());
+    if r == "*" {
+        return Some(RuleHost::Any);
+    }
+    match r.strip_prefix("*.") {
+        Some(base) => normalise_host(base).map(RuleHost::Under),
+        None => normalise_host(r).map(RuleHost::Host),
+    }
+}
+
+fn covers(rh: &RuleHost, host: &str) -> bool {
+    match rh {
+        RuleHost::Any => true,
+        RuleHost::Host(h) => h == host,
+        RuleHost::Under(base) => {
+            host.len() > base.len()
+                && host.ends_with(base.as_str())
+                && host.as_bytes()[host.len() - base.len() - 1] == b'.'
+        }
+    }
+}
+
 /// Does a domain rule (`example.com`, `*.example.com`, with or without `domain:`) match
 /// this normalised host?
 pub fn domain_matches(rule: &str, host: &str) -> bool {
-    let r = rule.trim().strip_prefix("domain:").unwrap_or(rule.trim());
-    if r == "*" {
-        return true;
-    }
-    if let Some(base) = r.strip_prefix("*.") {
-        let Some(base) = normalise_host(base) else {
-            return false;
-        };
-        return host.len() > base.len()
-            && host.ends_with(&base)
-            && host.as_bytes()[host.len() - base.len() - 1] == b'.';
-    }
-    normalise_host(r).is_some_and(|n| n == host)
+    rule_host(rule).is_some_and(|rh| covers(&rh, host))
 }
 
 /// Is this a domain rule polc can read (`*`, `host`, `*.host`, optionally after `domain:`)?
 pub fn readable_rule(rule: &str) -> bool {
-    let r = rule.trim().strip_prefix("domain:").unwrap_or(rule.trim());
-    r == "*" || normalise_host(r.strip_prefix("*.").unwrap_or(r)).is_some()
+    rule_host(rule).is_some()
 }
 
 /// A URL's readings, shared.
@@ -207,21 +229,17 @@ fn url_hosts_cached(s: &str) -> Readings {
 /// A rule polc cannot read as a domain (`https://evil.com/*`: a URL, not a host) possibly
 /// matches every URL for deny/ask and never for allow: dropping a deny would fail open.
 pub fn rule_meets_url(rule: &str, url: &str, allow: bool) -> Option<bool> {
-    if !readable_rule(rule) {
+    let Some(rh) = rule_host(rule) else {
         return (!allow).then_some(false);
-    }
+    };
     let hosts = url_hosts_cached(url);
     if allow {
         let all = hosts
             .iter()
-            .all(|h| h.as_deref().is_some_and(|h| domain_matches(rule, h)));
+            .all(|h| h.as_deref().is_some_and(|h| covers(&rh, h)));
         return all.then_some(true);
     }
-    if hosts
-        .iter()
-        .flatten()
-        .any(|h| domain_matches(rule, h.as_str()))
-    {
+    if hosts.iter().flatten().any(|h| covers(&rh, h.as_str())) {
         Some(true)
     } else if hosts.iter().any(Option::is_none) {
         Some(false)
