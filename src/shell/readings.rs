@@ -196,6 +196,10 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
                 continue;
             }
         }
+        if prog.first() == Some(&b'-') {
+            // `-X DELETE a b`: not a command bash can run as written (Claude Code asks too).
+            r.unattest("a command word that begins with `-`");
+        }
         // A program stands first: this is a stage the catalogue reads.
         r.stages.push(stage_of(&words, &values));
         let args: Vec<String> = values[1..].iter().map(|v| text(v)).collect();

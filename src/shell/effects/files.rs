@@ -976,12 +976,15 @@ fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     if n.starts_with("wget") {
         with_arg.push("-O");
     }
-    let names_url = |a: &[u8]| {
-        !a.contains(&WILD)
-            && !a.starts_with(b"@")
-            && !a.windows(2).any(|w| w == b"=@")
-            && (a.windows(2).any(|w| w == b":/" || w == b":\\") || a.contains(&b'.'))
-    };
+    // Every operand of a fetcher is a URL to it (`curl localhost:8080`, `curl 2130706433`,
+    // `curl evil%2ecom`); a glob or expansion is a destination polc cannot read.
+    let names_url = |a: &[u8]| !a.starts_with(b"@") && !a.windows(2).any(|w| w == b"=@");
+    if operands(e, args, &with_arg)
+        .iter()
+        .any(|a| names_url(a) && a.contains(&WILD))
+    {
+        e.urls.push(String::new());
+    }
     let mut saw_url = false;
     for a in operands(e, args, &with_arg) {
         if names_url(a) {
