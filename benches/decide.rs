@@ -97,6 +97,7 @@ fn benches(c: &mut Criterion) {
             tool: "read".into(),
             subject: "/srv/data7/x.key".into(),
             input_text: r#"{"file_path":"/srv/data7/x.key"}"#.into(),
+            name: String::new(),
         };
         g.bench_with_input(BenchmarkId::new("read_tool", f.n), &req, |b, req| {
             b.iter(|| decide(&rules, "claude", req).expect("decide"))

@@ -1,24 +1,99 @@
-//! Domain rules for web tools (SPEC §3): the host of a URL after normalisation, matched
+//! Domain rules for web tools (SPEC §3, issue 8 class 6): the hosts a URL can name, matched
 //! against `example.com` (that host) or `*.example.com` (any subdomain, any depth, not the
-//! apex). Used for `webfetch` calls and for URLs in `curl`/`wget` commands.
+//! apex). Used for `webfetch` calls and for URLs in `curl`/`wget` commands alike — this file
+//! is the one place polc reads URLs.
+//!
+//! A URL string is read more than one way, because the parsers that will fetch it disagree:
+//!
+//! 1. **WHATWG** (the `url` crate; browsers, Node's `fetch`, most agents' web tools): tabs and
+//!    newlines anywhere are dropped, `\` is a `/` in special schemes, any number of slashes
+//!    may follow `https:` (`https:/evil.com`, `https:\\evil.com` name `evil.com`), IPv4 hosts
+//!    in hex/octal/short forms (`0x7f.1`) are numbers.
+//! 2. **The fetching program's guess** when there is no `://` (curl and wget prepend
+//!    `http://`: `evil.com/x`, `evil.com:8080`), read by WHATWG after the prefix.
+//! 3. **Split at the authority** as curl, wget and Python's `urllib` do: after the scheme and
+//!    its slashes, the authority runs to the first `/`, `?` or `#` (a `\` does not end it),
+//!    the host follows the *last* `@` (so `http://ok.com\@evil.com` is `evil.com` here and
+//!    `ok.com` in reading 1).
+//!
+//! [`url_hosts`] returns every reading's normalised host, `None` for a reading with no host
+//! polc can read. A deny or ask domain rule matches if any reading names a host it covers
+//! (and possibly matches — at least ask — when a reading has no host); an allow needs every
+//! reading to name a host it covers.
 
-/// The normalised host of a URL (or of a bare `host/path`): userinfo and port removed,
-/// percent-decoded, full-width and ideographic dots folded, trailing dot removed, IDNA to
-/// ASCII, lowercase. None when there is no host.
-pub fn url_host(url: &str) -> Option<String> {
-    let u = url.trim();
+use url::Host;
+
+/// Every reading of `s` as a URL (see the module docs): the normalised host each names, or
+/// None when a reading has no host polc can read. Never empty; duplicates removed.
+pub fn url_hosts(s: &str) -> Vec<Option<String>> {
+    let mut out: Vec<Option<String>> = Vec::with_capacity(3);
+    let mut push = |h: Option<String>| {
+        if !out.contains(&h) {
+            out.push(h);
+        }
+    };
+    let has_sep = s.contains("://");
+    match url::Url::parse(s) {
+        Ok(u) => push(host_of(&u)),
+        // A relative URL (no scheme) is not a WHATWG reading of its own: the fetcher's guess
+        // below is how it is fetched. Any other failure (a bad host) is a reading without
+        // a host.
+        Err(url::ParseError::RelativeUrlWithoutBase) => {}
+        Err(_) => push(None),
+    }
+    if !has_sep {
+        match url::Url::parse(&format!("http://{}", s.trim_start())) {
+            Ok(u) => push(host_of(&u)),
+            Err(_) => push(None),
+        }
+    }
+    push(split_host(s));
+    out
+}
+
+/// The normalised host of a parsed URL.
+fn host_of(u: &url::Url) -> Option<String> {
+    match u.host()? {
+        Host::Domain(d) => normalise_host(d),
+        Host::Ipv4(a) => Some(a.to_string()),
+        Host::Ipv6(a) => Some(a.to_string()),
+    }
+}
+
+/// Reading 3: the authority up to `/`, `?` or `#`, the host after its last `@`.
+fn split_host(s: &str) -> Option<String> {
+    let u = s.trim_matches(|c: char| c.is_ascii_whitespace() || c.is_ascii_control());
     let rest = match u.find("://") {
         Some(i) => &u[i + 3..],
-        None => u.strip_prefix("//").unwrap_or(u),
+        None => {
+            let scheme_end = u
+                .find(':')
+                .filter(|&i| {
+                    i > 0
+                        && u.as_bytes()[0].is_ascii_alphabetic()
+                        && u[..i]
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+                        && u[i + 1..].starts_with('/')
+                })
+                .map(|i| i + 1);
+            match scheme_end {
+                Some(e) => u[e..].trim_start_matches('/'),
+                None => u.strip_prefix("//").unwrap_or(u),
+            }
+        }
     };
-    let end = rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len());
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let authority = &rest[..end];
     let hostport = authority
         .rsplit_once('@')
         .map(|(_, h)| h)
         .unwrap_or(authority);
-    let host = if let Some(v6) = hostport.strip_prefix('[') {
-        v6.split(']').next().unwrap_or("")
+    let host = if hostport.starts_with('[') {
+        match hostport.find(']') {
+            Some(i) => &hostport[..=i],
+            None => return None,
+        }
     } else {
         hostport
             .rsplit_once(':')
@@ -29,10 +104,15 @@ pub fn url_host(url: &str) -> Option<String> {
     normalise_host(host)
 }
 
-/// Normalise a host name as written in a URL or a rule.
+/// Normalise a host name as written in a URL or a rule: WHATWG host parsing (percent-
+/// decoding, IDNA/UTS-46 mapping — full-width and ideographic dots, case — to ASCII, IPv4
+/// forms to dotted decimal, IPv6 compressed without brackets), trailing dots removed. None
+/// when it is not a host polc can read (callers treat a deny/ask domain rule as possibly
+/// matching it).
 pub fn normalise_host(host: &str) -> Option<String> {
-    let decoded = percent_decode(host);
-    let folded: String = decoded
+    // U+FF0E, U+3002 and U+FF61 are dots for IDNA; fold them first so a trailing one is
+    // trimmed like `.` (the URL parser would otherwise reject `evil.com。` as empty-label).
+    let folded: String = host
         .chars()
         .map(|c| match c {
             '\u{FF0E}' | '\u{3002}' | '\u{FF61}' => '.',
@@ -43,36 +123,24 @@ pub fn normalise_host(host: &str) -> Option<String> {
     if trimmed.is_empty() {
         return None;
     }
-    // A host polc cannot read as a domain (or an IP literal) is no host: callers treat a
-    // deny/ask domain rule as possibly matching it.
-    let ascii = idna::domain_to_ascii(trimmed).ok()?.to_ascii_lowercase();
-    let valid = ascii
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
-        || (ascii.contains(':')
-            && ascii
-                .bytes()
-                .all(|b| b.is_ascii_hexdigit() || matches!(b, b':' | b'.')));
-    valid.then_some(ascii)
-}
-
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            let hex = |c: u8| (c as char).to_digit(16);
-            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
+    let h = match Host::parse(trimmed).ok()? {
+        Host::Domain(d) => d,
+        Host::Ipv4(a) => return Some(a.to_string()),
+        Host::Ipv6(a) => return Some(a.to_string()),
+    };
+    // Percent-decoding can reveal a trailing dot (`evil.com%2e`).
+    let h = h.trim_end_matches('.').to_ascii_lowercase();
+    if h.is_empty() {
+        return None;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    // After decoding the host may read as an IPv4 address (`0x7f%2e1`).
+    if let Ok(Host::Ipv4(a)) = Host::parse(&h) {
+        return Some(a.to_string());
+    }
+    let valid = h
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'));
+    valid.then_some(h)
 }
 
 /// Does a domain rule (`example.com`, `*.example.com`, with or without `domain:`) match
@@ -93,34 +161,82 @@ pub fn domain_matches(rule: &str, host: &str) -> bool {
     normalise_host(r).is_some_and(|n| n == host)
 }
 
+/// Is this a domain rule polc can read (`*`, `host`, `*.host`, optionally after `domain:`)?
+pub fn readable_rule(rule: &str) -> bool {
+    let r = rule.trim().strip_prefix("domain:").unwrap_or(rule.trim());
+    r == "*" || normalise_host(r.strip_prefix("*.").unwrap_or(r)).is_some()
+}
+
+/// How a domain rule meets a URL over all its readings: for deny/ask, `Some(true)` when a
+/// reading names a covered host (definite), `Some(false)` when none does but a reading has
+/// no readable host (possible), None otherwise; for allow, `Some(true)` only when every
+/// reading names a covered host.
+///
+/// A rule polc cannot read as a domain (`https://evil.com/*`: a URL, not a host) possibly
+/// matches every URL for deny/ask and never for allow: dropping a deny would fail open.
+pub fn rule_meets_url(rule: &str, url: &str, allow: bool) -> Option<bool> {
+    if !readable_rule(rule) {
+        return (!allow).then_some(false);
+    }
+    let hosts = url_hosts(url);
+    if allow {
+        let all = hosts
+            .iter()
+            .all(|h| h.as_deref().is_some_and(|h| domain_matches(rule, h)));
+        return all.then_some(true);
+    }
+    if hosts
+        .iter()
+        .flatten()
+        .any(|h| domain_matches(rule, h.as_str()))
+    {
+        Some(true)
+    } else if hosts.iter().any(Option::is_none) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The hosts of every reading, None shown as "-".
+    fn hosts(u: &str) -> Vec<String> {
+        url_hosts(u)
+            .into_iter()
+            .map(|h| h.unwrap_or_else(|| "-".into()))
+            .collect()
+    }
+
+    fn only(u: &str) -> Option<String> {
+        let h = url_hosts(u);
+        assert_eq!(h.len(), 1, "{u:?} has readings {h:?}");
+        h[0].clone()
+    }
+
     #[test]
     fn hosts_are_normalised() {
-        assert_eq!(url_host("https://Docs.RS/x").as_deref(), Some("docs.rs"));
+        assert_eq!(only("https://Docs.RS/x").as_deref(), Some("docs.rs"));
         assert_eq!(
-            url_host("https://user:pw@evil.com:8443/p?q").as_deref(),
+            only("https://user:pw@evil.com:8443/p?q").as_deref(),
             Some("evil.com")
         );
-        assert_eq!(url_host("http://evil.com./").as_deref(), Some("evil.com"));
-        assert_eq!(url_host("http://evil%2ecom/").as_deref(), Some("evil.com"));
+        assert_eq!(only("http://evil.com./").as_deref(), Some("evil.com"));
+        assert_eq!(only("http://evil%2ecom/").as_deref(), Some("evil.com"));
+        assert_eq!(only("http://evil\u{FF0E}com/").as_deref(), Some("evil.com"));
+        assert_eq!(only("http://evil\u{3002}com/").as_deref(), Some("evil.com"));
         assert_eq!(
-            url_host("http://evil\u{FF0E}com/").as_deref(),
-            Some("evil.com")
-        );
-        assert_eq!(
-            url_host("http://evil\u{3002}com/").as_deref(),
-            Some("evil.com")
-        );
-        assert_eq!(
-            url_host("http://bücher.example/").as_deref(),
+            only("http://bücher.example/").as_deref(),
             Some("xn--bcher-kva.example")
         );
-        assert_eq!(url_host("evil.com/path").as_deref(), Some("evil.com"));
-        assert!(url_host("http://[::1]:80/").is_some());
-        assert_eq!(url_host("http:///x"), None);
+        assert_eq!(only("evil.com/path").as_deref(), Some("evil.com"));
+        assert_eq!(only("http://[::1]:80/").as_deref(), Some("::1"));
+        // WHATWG skips the extra slash (host `x`); split at `://` the authority is empty.
+        assert_eq!(url_hosts("http:///x"), vec![Some("x".to_string()), None]);
+        assert_eq!(url_hosts("http://"), vec![None]);
+        assert_eq!(url_hosts(""), vec![None]);
     }
 
     #[test]
@@ -135,5 +251,203 @@ mod tests {
             "xn--bcher-kva.example"
         ));
         assert!(domain_matches("domain:EXAMPLE.com.", "example.com"));
+        assert!(domain_matches("domain:127.0.0.1", "127.0.0.1"));
+        assert!(domain_matches("domain:0x7f.1", "127.0.0.1"));
+        assert!(domain_matches("domain:[::1]", "::1"));
+        // A URL where a domain belongs is not silently dropped: deny possibly matches.
+        assert!(!readable_rule("https://evil.com/*"));
+        assert_eq!(
+            rule_meets_url("https://evil.com/*", "https://evil.com/x", false),
+            Some(false)
+        );
+        assert_eq!(
+            rule_meets_url("https://docs.rs/*", "https://docs.rs/x", true),
+            None
+        );
+        assert!(readable_rule("domain:*.tracker.io") && readable_rule("*"));
+    }
+
+    /// Every variant of a URL for `evil.com`: a `domain:evil.com` deny must match (definite,
+    /// or at least possible), and a `domain:evil.com` allow must not be fooled into allowing
+    /// a variant some reading sends elsewhere.
+    #[test]
+    fn deny_sees_every_variant() {
+        let definite = [
+            "https://evil.com",
+            "https:/evil.com",
+            "https:\\\\evil.com",
+            "https:/\\evil.com",
+            "https:\\/evil.com",
+            "https:///evil.com",
+            "https:evil.com",
+            "HTTPS://EVIL.COM/",
+            " https://evil.com ",
+            "https://ev\til.com/",
+            "https://ev\nil.com/",
+            "https://evil\r.com/",
+            "https://u:p@evil.com:1/",
+            "https://good.com@evil.com/",
+            "https://good.com\\@evil.com/",
+            "https://good.com%5C@evil.com/",
+            "https://evil.com:443/",
+            "https://evil.com.",
+            "https://evil.com../x",
+            "https://evil%2Ecom/",
+            "https://%65vil.com/",
+            "https://evil\u{FF0E}com/",
+            "https://evil\u{3002}com/",
+            "https://evil\u{FF61}com./",
+            "https://ＥＶＩＬ.com/",
+            "https://evil.com#@good.com",
+            "https://evil.com?@good.com",
+            "evil.com",
+            "evil.com/x",
+            "evil.com:8080/x",
+            "//evil.com/x",
+            "user@evil.com/x",
+            "ftp://evil.com/",
+            "ws://evil.com/",
+            "wss:evil.com",
+            "http://evil.com\u{00AD}/",
+        ];
+        for u in definite {
+            assert_eq!(
+                rule_meets_url("domain:evil.com", u, false),
+                Some(true),
+                "{u:?}: readings {:?}",
+                hosts(u)
+            );
+            assert_eq!(
+                rule_meets_url("domain:good.com", u, true),
+                None,
+                "{u:?} must not be allowed as good.com: readings {:?}",
+                hosts(u)
+            );
+        }
+        // No host polc can read: a deny could apply (ask).
+        for u in [
+            "https://",
+            "https://[::1",
+            "https://ev il.com/",
+            "https://evil.com%00/",
+            "javascript:alert(1)",
+        ] {
+            assert_eq!(
+                rule_meets_url("domain:evil.com", u, false),
+                Some(false),
+                "{u:?}: readings {:?}",
+                hosts(u)
+            );
+            assert_eq!(rule_meets_url("domain:evil.com", u, true), None, "{u:?}");
+        }
+    }
+
+    #[test]
+    fn ip_forms_are_one_host() {
+        for u in [
+            "http://127.0.0.1/",
+            "http://0x7f.1/",
+            "http://0x7f000001/",
+            "http://2130706433/",
+            "http://0177.0.0.1/",
+            "http://127.1/",
+            "http://127.0.0.1./",
+            "http://0x7f%2e1/",
+            "127.1:80",
+        ] {
+            assert_eq!(
+                rule_meets_url("domain:127.0.0.1", u, false),
+                Some(true),
+                "{u:?}: {:?}",
+                hosts(u)
+            );
+        }
+        for u in ["http://[::1]/", "http://[0:0::1]/", "http://[::0001]:8/"] {
+            assert_eq!(rule_meets_url("domain:[::1]", u, false), Some(true), "{u}");
+        }
+        assert_eq!(
+            rule_meets_url("domain:[::1]", "http://[::ffff:127.0.0.1]/", false),
+            None
+        );
+    }
+
+    #[test]
+    fn allows_need_every_reading() {
+        for u in [
+            "https://docs.rs/x",
+            "https://DOCS.rs./x",
+            "docs.rs/x",
+            "https://docs.rs:443/a?b#c",
+            "https://u@docs.rs/",
+        ] {
+            assert_eq!(
+                rule_meets_url("domain:docs.rs", u, true),
+                Some(true),
+                "{u:?}: {:?}",
+                hosts(u)
+            );
+        }
+        for u in [
+            "https://docs.rs\\@evil.com/",
+            "https://evil.com\\@docs.rs/",
+            "https:/docs.rs",
+            "docs.rs:443",
+            "https://docs.rs.evil.com/",
+            "https://docs.rs%2F@evil.com/",
+        ] {
+            assert_eq!(
+                rule_meets_url("domain:docs.rs", u, true),
+                None,
+                "{u:?}: {:?}",
+                hosts(u)
+            );
+        }
+        assert_eq!(
+            rule_meets_url("*.docs.rs", "https://a.docs.rs/", true),
+            Some(true)
+        );
+    }
+
+    /// A scheme and its separator (every spelling WHATWG accepts for the authority), or a
+    /// scheme-less start (`//`, nothing): what comes before the authority.
+    fn leads() -> Vec<String> {
+        let mut v = vec!["//".to_string(), String::new()];
+        for scheme in ["https", "http", "HTTPS", "ftp", "ws", "wss"] {
+            for sep in ["://", ":/", ":\\\\", ":/\\", ":\\/", ":", ":///"] {
+                v.push(format!("{scheme}{sep}"));
+            }
+        }
+        v
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 3000, ..Default::default() })]
+        /// URLs built from a scheme, a separator, userinfo, a spelling of the denied host
+        /// (or an IPv4 form of a denied address), a port and a path: a deny always matches
+        /// (at least possibly), and an allow for the decoy host never does.
+        #[test]
+        fn every_spelling_of_a_denied_host_is_seen(
+            lead in proptest::sample::select(leads()),
+            user in proptest::sample::select(vec!["", "u@", "u:p@", "good.com@", "good.com\\@", "good.com%40x@", "@"]),
+            host in proptest::sample::select(vec![
+                ("evil.com", "evil.com"), ("EVIL.COM", "evil.com"), ("evil.com.", "evil.com"),
+                ("evil%2ecom", "evil.com"), ("evil\u{FF0E}com", "evil.com"), ("ev\til.com", "evil.com"),
+                ("ev\nil.com", "evil.com"), ("%65vil.com", "evil.com"), ("ＥＶＩＬ.com", "evil.com"),
+                ("127.0.0.1", "127.0.0.1"), ("0x7f.1", "127.0.0.1"), ("2130706433", "127.0.0.1"),
+                ("0177.0.0.1", "127.0.0.1"), ("127.1", "127.0.0.1"), ("0x7F.0.0.1.", "127.0.0.1"),
+                ("[::1]", "[::1]"), ("[0::1]", "[::1]"),
+            ]),
+            port in proptest::sample::select(vec!["", ":80", ":0", ":65535"]),
+            path in proptest::sample::select(vec!["", "/", "/x?y#z", "\\x", "?@good.com", "#@good.com", "/@good.com"]),
+        ) {
+            let (spelled, canonical) = host;
+            let u = format!("{lead}{user}{spelled}{port}{path}");
+            let rule = format!("domain:{canonical}");
+            proptest::prop_assert!(
+                rule_meets_url(&rule, &u, false).is_some(),
+                "{:?} escapes a deny on {}: readings {:?}", u, canonical, url_hosts(&u)
+            );
+            proptest::prop_assert_eq!(rule_meets_url("domain:good.com", &u, true), None, "{:?}", u);
+        }
     }
 }

@@ -2,14 +2,21 @@
 //! policies × random commands built from realistic shell pieces, through the reference, the
 //! in-memory sections, the encoded bytes loaded back, and a mapped file.
 //!
+//! Bash rules and commands (`table_agrees_with_reference`), and every other kind of rule —
+//! path rules with each anchor (`//`, `~/`, `/`, `./`, bare names), web domain rules, MCP,
+//! content (contains/regex) and other-tool rules — with tool requests (Read/Edit with every
+//! input shape, WebFetch with URL variants, MCP, other tools) and commands that touch files
+//! and URLs (`tool_rules_agree_with_reference`).
+//!
 //! CI runs the default case count; a million cases:
 //!     PROPTEST_CASES=1000000 cargo test --release --test differential
 
 use polc::ir::{Pattern, PatternKind, Policy, Rule, Span, Tier, Verdict};
 use polc::runtime::interp::Reference;
 use polc::runtime::table_rules::TableRules;
-use polc::runtime::{decide, Request};
+use polc::runtime::{decide, decide_in, Context, Request};
 use proptest::prelude::*;
+use std::path::PathBuf;
 
 const WORDS: &[&str] = &[
     "git",
@@ -221,6 +228,314 @@ proptest! {
             for (name, src) in [("memory", &in_memory), ("bytes", &from_bytes), ("file", &from_file)] {
                 let got = decide(src, host, &req).unwrap();
                 prop_assert_eq!(&got, &want, "{} disagrees on {:?}", name, cmd);
+            }
+        }
+    }
+}
+
+// ── Every other kind of rule, and tool requests ─────────────────────────────────────────
+
+const ANCHORS: &[&str] = &["//", "~/", "/", "./", ""];
+const PATH_BODIES: &[&str] = &[
+    ".env",
+    ".env.*",
+    "src/**",
+    "src/*.rs",
+    "src",
+    "*.pem",
+    ".ssh",
+    ".ssh/id_*",
+    "a/b",
+    "**/secret*",
+    "etc/passwd",
+    "nonexistent/proj/.env",
+    "nonexistent/home/.ssh",
+    ".ENV",
+    "Cargo.lock",
+];
+const DOMAINS: &[&str] = &[
+    "domain:evil.com",
+    "*.evil.com",
+    "domain:docs.rs",
+    "docs.rs",
+    "domain:127.0.0.1",
+    "domain:bücher.example",
+    "domain:*",
+    "https://docs.rs/*",
+];
+const MCP_RULES: &[&str] = &[
+    "mcp__github",
+    "mcp__github__delete_repo",
+    "mcp__github__*",
+    "mcp__docs__*",
+    "mcp__fs__read",
+    "mcp__a_",
+];
+const CONTENT: &[&str] = &[
+    r#"bash contains "prod-db""#,
+    r#"bash contains ".env""#,
+    r#"bash regex 'https?:/+evil'"#,
+    r#"read contains ".env""#,
+    r#"edit regex 'secret[0-9]+'"#,
+    r#"webfetch contains "evil""#,
+    r#"mcp__fs contains "secret""#,
+    r#"tool "Task" regex 'opus'"#,
+];
+const OTHER: &[&str] = &[
+    r#"tool "Task" any"#,
+    r#"tool "Task" glob "model:opus*""#,
+    r#"tool "Task" glob "*""#,
+    "websearch any",
+    "webfetch any",
+    "read any",
+    "edit any",
+    r#"mcp__fs__read glob "/secret/*""#,
+];
+
+/// One rule of another kind, as policy text (lowered by the real front end).
+fn other_rule_text() -> impl Strategy<Value = String> {
+    let verdict = prop::sample::select(vec!["allow", "ask", "deny"]);
+    let body = prop_oneof![
+        3 => (
+            prop::sample::select(vec!["read", "edit"]),
+            prop::sample::select(vec!["glob", "glob", "exact", "prefix"]),
+            prop::sample::select(ANCHORS),
+            prop::sample::select(PATH_BODIES),
+        )
+            .prop_map(|(t, k, a, b)| format!("{t} {k} \"{a}{b}\"")),
+        2 => prop::sample::select(DOMAINS).prop_map(|d| format!("webfetch glob \"{d}\"")),
+        1 => prop::sample::select(MCP_RULES).prop_map(str::to_string),
+        1 => prop::sample::select(CONTENT).prop_map(str::to_string),
+        1 => prop::sample::select(OTHER).prop_map(str::to_string),
+    ];
+    let hosts = prop::option::of(prop::sample::select(vec!["claude", "codex"]));
+    (verdict, body, hosts, -1..2i32).prop_map(|(v, b, h, pri)| {
+        let mut opts = Vec::new();
+        if let Some(h) = h {
+            opts.push(format!("hosts {h}"));
+        }
+        if pri != 0 {
+            opts.push(format!("priority {pri}"));
+        }
+        if opts.is_empty() {
+            format!("{v} {b}")
+        } else {
+            format!("{v} {b} {{ {} }}", opts.join("; "))
+        }
+    })
+}
+
+/// Bash rules (as above) and rules of every other kind. A generated rule the front end
+/// refuses (an allow `mcp__*` form it does not accept) is left out.
+fn mixed_policy() -> impl Strategy<Value = Policy> {
+    (
+        prop::collection::vec(rule(), 0..5),
+        prop::collection::vec(other_rule_text(), 1..10),
+    )
+        .prop_map(|(bash, texts)| {
+            let mut rules = bash;
+            for t in texts {
+                if let Ok((p, _)) = polc::lower::load_str("p.pol", &t, Tier::Project) {
+                    rules.extend(p.rules);
+                }
+            }
+            for (i, r) in rules.iter_mut().enumerate() {
+                r.id = format!("r{i}");
+                r.span = Span {
+                    file: "p.pol".into(),
+                    line: i as u32 + 1,
+                    column: 1,
+                };
+            }
+            Policy {
+                rules,
+                ..Policy::default()
+            }
+        })
+}
+
+const PATHS: &[&str] = &[
+    ".env",
+    "/nonexistent/proj/.env",
+    "/nonexistent/proj/src/../.env",
+    "src/main.rs",
+    "/nonexistent/proj/src/main.rs",
+    "~/.ssh/id_rsa",
+    "/nonexistent/home/.ssh/id_rsa",
+    "/etc/passwd",
+    "../x",
+    ".ENV",
+    "a/b/c.pem",
+    "a/b",
+    "/secret/k",
+    "Cargo.lock",
+    "src",
+    "",
+];
+const URLS: &[&str] = &[
+    "https://evil.com/x",
+    "https:/evil.com",
+    "https:\\\\evil.com",
+    "https://a.evil.com",
+    "evil.com/x",
+    "https://docs.rs/serde",
+    "https://docs.rs\\@evil.com/",
+    "docs.rs:443",
+    "http://0x7f.1/",
+    "http://bücher.example/",
+    "https://",
+    "javascript:x",
+    "",
+];
+const TOOL_COMMANDS: &[&str] = &[
+    "cat .env",
+    "cat src/main.rs",
+    "head ~/.ssh/id_rsa",
+    "cat /etc/passwd > Cargo.lock",
+    "grep -r x .",
+    "cp -r src /tmp/x",
+    "curl https:/evil.com",
+    "wget evil.com/x",
+    "curl -s https://docs.rs/x",
+    "cat $F",
+    "cat .en?",
+    "cd .. && cat .env",
+    "echo prod-db secret42",
+];
+
+fn path_input(paths: &[&str], shape: u8) -> (String, String) {
+    let first = paths.first().copied().unwrap_or("");
+    let json = match shape {
+        0 => serde_json::json!({ "file_path": first }),
+        1 => serde_json::json!({ "paths": paths }),
+        2 => serde_json::json!({ "pattern": "x", "path": first }),
+        3 => serde_json::json!({ "pattern": format!("{first}/*") }),
+        4 => serde_json::json!({ "notebook_path": first, "include": ["*.pem"] }),
+        5 => serde_json::json!({}),
+        6 => serde_json::json!({ "file_path": 3 }),
+        7 => {
+            serde_json::json!({ "command": format!("*** Begin Patch\n*** Update File: {first}\n*** End Patch") })
+        }
+        _ => return (first.to_string(), first.to_string()),
+    };
+    (first.to_string(), json.to_string())
+}
+
+fn request() -> impl Strategy<Value = Request> {
+    let paths = prop::collection::vec(prop::sample::select(PATHS), 1..3);
+    prop_oneof![
+        3 => (prop::sample::select(vec!["read", "edit"]), paths.clone(), 0..9u8).prop_map(
+            |(tool, ps, shape)| {
+                let (subject, input_text) = path_input(&ps, shape);
+                Request::Tool { tool: tool.into(), subject, input_text, name: String::new() }
+            }
+        ),
+        2 => prop::sample::select(URLS).prop_map(|u| Request::Tool {
+            tool: "webfetch".into(),
+            subject: u.into(),
+            input_text: serde_json::json!({ "url": u }).to_string(),
+            name: String::new(),
+        }),
+        2 => (
+            prop::sample::select(vec![
+                "mcp__github__delete_repo",
+                "mcp__github__get_issue",
+                "mcp__docs__x",
+                "mcp__fs__read",
+                "mcp__a___b",
+                "mcp__other__x",
+            ]),
+            paths,
+            prop::sample::select(vec!["secret", "x"]),
+        )
+            .prop_map(|(t, ps, q)| {
+                let input = serde_json::json!({ "path": ps[0], "query": q }).to_string();
+                Request::Tool { tool: t.into(), subject: ps[0].into(), input_text: input, name: String::new() }
+            }),
+        1 => prop::sample::select(vec![
+            (r#"{"model":"opus-4","prompt":".env"}"#, "Task"),
+            (r#"{"model":"sonnet","prompt":"x"}"#, "Task"),
+            (r#"{"query":"evil.com"}"#, "websearch"),
+            (r#"{"x":1}"#, "Other"),
+        ])
+        .prop_map(|(i, t)| Request::Tool { tool: t.into(), subject: String::new(), input_text: i.into(), name: String::new() }),
+        2 => prop::sample::select(TOOL_COMMANDS).prop_map(|c| Request::Bash { command: c.into() }),
+        1 => command().prop_map(|c| Request::Bash { command: c }),
+    ]
+}
+
+/// PROPTEST_CASES, else `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn test_ctx(in_src: bool) -> Context {
+    let root = PathBuf::from("/nonexistent/proj");
+    Context {
+        cwd: Some(if in_src {
+            root.join("src")
+        } else {
+            root.clone()
+        }),
+        project_root: Some(root),
+        home: Some(PathBuf::from("/nonexistent/home")),
+    }
+}
+
+/// The generators reach every decision for tool requests and commands that touch files
+/// and URLs (a differential test over inputs that all decide alike would prove nothing).
+#[test]
+fn tool_generators_reach_every_decision() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..1500 {
+        let p = mixed_policy().new_tree(&mut runner).unwrap().current();
+        let req = request().new_tree(&mut runner).unwrap().current();
+        let reference = Reference::new(&p);
+        let out = decide_in(&reference, "claude", &req, &test_ctx(false)).unwrap();
+        let kind = match &req {
+            Request::Bash { .. } => "bash".to_string(),
+            Request::Tool { tool, .. } if tool.starts_with("mcp__") => "mcp".into(),
+            Request::Tool { tool, .. } => tool.clone(),
+        };
+        seen.insert((kind, format!("{:?}", out.decision)));
+    }
+    for kind in ["read", "edit", "webfetch", "mcp", "bash"] {
+        for d in ["Deny", "Ask", "Allow", "Default"] {
+            assert!(
+                seen.contains(&(kind.to_string(), d.to_string())),
+                "no {kind} request decided {d}: {seen:?}"
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(1000), max_shrink_iters: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn tool_rules_agree_with_reference(
+        p in mixed_policy(),
+        reqs in prop::collection::vec(request(), 1..5),
+        host in prop::sample::select(vec!["claude", "codex"]),
+        in_src in any::<bool>(),
+    ) {
+        let t = tables(&p);
+        let reference = Reference::new(&p);
+        let in_memory = TableRules::new(|k| t.compiled.section(k)).unwrap();
+        let from_bytes = TableRules::new(|k| t.loaded.section(k)).unwrap();
+        let from_file = TableRules::new(|k| t.mapped.section(k)).unwrap();
+        let ctx = test_ctx(in_src);
+        for req in reqs {
+            let want = decide_in(&reference, host, &req, &ctx).unwrap();
+            for (name, src) in [("memory", &in_memory), ("bytes", &from_bytes), ("file", &from_file)] {
+                let got = decide_in(src, host, &req, &ctx).unwrap();
+                prop_assert_eq!(&got, &want, "{} disagrees on {:?}", name, req);
             }
         }
     }

@@ -52,8 +52,8 @@ fn build(dir: &Path, policy_dir: &str, out: &str) {
 
 fn trust_table(cfg: &Path, root: &Path, table: &Path) {
     let bytes = std::fs::read(table).unwrap();
-    let digest = polc::runtime::trust::table_digest(None, table, &bytes);
-    polc::runtime::trust::record(cfg, root, &digest).unwrap();
+    let digest = polc::runtime::trust::table_digest(None, None, &bytes);
+    polc::runtime::trust::record(cfg, root, table, &digest).unwrap();
 }
 
 /// A project with the test policy built into compiled/policy.bin, trusted.
@@ -101,6 +101,7 @@ fn hook_cmd(p: &Project, args: &[&str]) -> Command {
     }
     c.env("POLC_CONFIG_DIR", &p.cfg)
         .env("POLC_CACHE_DIR", &p.cache)
+        .env("POLC_STATE_DIR", p.cfg.with_file_name("state"))
         .env("CLAUDE_PROJECT_DIR", &p.root)
         .env("GEMINI_PROJECT_DIR", &p.root)
         .env("FACTORY_PROJECT_DIR", &p.root);
@@ -513,9 +514,7 @@ fn permission_request_errors_answer_deny() {
             c.env("POLC_HOOK_SELFTEST", fault)
                 .env("POLC_HOOK_DEADLINE_MS", "300");
             let r = run_cmd(c, input.clone().into_bytes());
-            if cfg!(debug_assertions) {
-                deny(&r, &format!("{host} / {fault}"));
-            }
+            deny(&r, &format!("{host} / {fault}"));
         }
         // PreToolUse keeps exit 2 and an empty stdout.
         let r = hook(&p, &["--host", host, "--event", "pre-tool-use"], b"");
@@ -701,14 +700,9 @@ fn polc_table_from_project_settings_is_untrusted() {
             r.stdout
         );
     }
-    // A POLC_CONFIG_DIR inside the project (its own trust list) is ignored.
-    let fake_cfg = p.root.join(".fakecfg");
-    std::fs::create_dir_all(&fake_cfg).unwrap();
-    trust_table(&fake_cfg, &p.root, &t);
-    let mut c = hook_cmd(&p, &["--host", "claude"]);
-    c.env("POLC_TABLE", &t).env("POLC_CONFIG_DIR", &fake_cfg);
-    let r = run_cmd(c, claude_input(&p.root, &p.root, "make deploy"));
-    assert!(!r.stdout.contains("allow"), "{}", r.stdout);
+    // (A POLC_CONFIG_DIR pointing at a trust list the repository ships is not honoured by
+    // a shipped build at all: the config folder is fixed, see tests/state.rs and CI's
+    // default-build check.)
 }
 
 #[test]
@@ -811,9 +805,27 @@ fn only_a_user_layer_relaxes_self_protection() {
     // The user's own layer does.
     let udir = p.cfg.join("src");
     std::fs::create_dir_all(&udir).unwrap();
+    // … but only with a rule that names the path: a prefix rule (or glob, contains,
+    // regex) never lifts it, however narrow.
     std::fs::write(
         udir.join("user.pol"),
         "allow bash prefix \"touch policies/x.pol\" {\n  id user-touch\n}\n",
+    )
+    .unwrap();
+    build(&p.cfg, "src", "policy.bin");
+    let r = hook(
+        &p,
+        &["--host", "claude"],
+        &claude_input(&p.root, &p.root, "touch policies/x.pol"),
+    );
+    assert!(
+        r.stdout.contains(r#""permissionDecision":"deny""#),
+        "{}",
+        r.stdout
+    );
+    std::fs::write(
+        udir.join("user.pol"),
+        "allow bash exact \"touch policies/x.pol\" {\n  id user-touch\n}\n",
     )
     .unwrap();
     build(&p.cfg, "src", "policy.bin");

@@ -63,7 +63,7 @@ fn lint_json_and_warnings_exit_0() {
         .iter()
         .map(|d| d["code"].as_str().unwrap())
         .collect();
-    assert_eq!(codes, vec!["L004", "L005"]);
+    assert_eq!(codes, vec!["L004", "L012", "L005"]);
     assert_eq!(j["diagnostics"][0]["file"], "permcheck.json");
     assert!(j["diagnostics"][0]["help"]
         .as_str()
@@ -132,8 +132,32 @@ fn lint_shipped_policy_is_clean() {
     for args in [&["lint"][..], &["lint", "--host", "claude"][..]] {
         let o = polc(root, args);
         assert_eq!(o.status.code(), Some(0), "{}", out(&o));
-        assert_eq!(out(&o), "no findings\n");
+        // Only notes: the shipped build and test allows run code the agent can write (L012).
+        let text = out(&o);
+        assert!(
+            !text.contains("error[") && !text.contains("warning["),
+            "{text}"
+        );
+        assert_eq!(text.matches("note[L012]").count(), 8, "{text}");
     }
+}
+
+#[test]
+fn lint_lists_rules_that_lift_self_protection() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(d.path().join("policies")).unwrap();
+    std::fs::write(
+        d.path().join("policies/p.pol"),
+        "allow edit glob \"./.claude/**\" { id a }\nallow bash exact \"cp x .claude/settings.json\" { id b }\nallow edit glob \"**\" { id c }\nallow edit glob \"./.cl*\" { id d }\nallow bash prefix \"make\" { id e }\nallow bash exact \"ls\" { id f }\n",
+    )
+    .unwrap();
+    let o = polc(d.path(), &["lint"]);
+    let text = out(&o);
+    assert_eq!(text.matches("warning[L011]").count(), 2, "{text}");
+    assert!(
+        text.contains("note[L012]") && text.contains("`make`"),
+        "{text}"
+    );
 }
 
 const MESSY: &str = "# head\nallow bash prefix 'ls' { id  l ; example \"ls\"=>allow }  # t\ndeny bash prefix \"rm\"\n";

@@ -82,6 +82,7 @@ pub fn check_examples<'a>(
                 tool: ex.tool.clone(),
                 subject: ex.input.clone(),
                 input_text: ex.input.clone(),
+                name: ex.tool.clone(),
             }
         };
         let host = ex.host.as_deref().unwrap_or("claude");

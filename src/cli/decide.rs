@@ -16,9 +16,9 @@ pub fn decide(table: Option<PathBuf>, host: Option<String>, command: &[String]) 
         2,
     );
     crate::host::failsafe::install(crate::host::failsafe::DEADLINE);
-    let host = host
-        .or_else(|| std::env::var("POLC_HOST").ok())
-        .unwrap_or_else(|| "claude".into());
+    // No environment fallback: `POLC_HOST=openclaw` would turn `default` into allow (a
+    // host-authoritative host) and select another host's scoped rules.
+    let host = host.unwrap_or_else(|| "claude".into());
     if !crate::ir::is_known_host(&host) {
         eprintln!(
             "polc: unknown host `{host}` (known: {})",
@@ -26,8 +26,23 @@ pub fn decide(table: Option<PathBuf>, host: Option<String>, command: &[String]) 
         );
         return ExitCode::Deny as i32;
     }
-    let env_table = std::env::var_os("POLC_TABLE").map(PathBuf::from);
-    let layers = Layers::discover(table.or(env_table), None);
+    // `--table` and `POLC_TABLE` only add tables to the project union.
+    let explicit: Vec<PathBuf> = table
+        .into_iter()
+        .chain(
+            std::env::var_os("POLC_TABLE")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+        )
+        .collect();
+    let root = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("/"));
+    let mut layers = Layers::discover_roots(explicit, root, None);
+    layers.record = true;
     let req = Request::Bash {
         command: command_text(command),
     };

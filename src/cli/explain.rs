@@ -28,6 +28,7 @@ pub fn explain(
     let text = command_text(command);
     // Agents' tool names are accepted too (`Read`, `run_shell_command`, `WebFetch`, …).
     let shell = tool == TOOL_BASH || crate::host::input::SHELL_TOOLS.contains(&tool);
+    let name = tool.to_string();
     let tool = &crate::host::input::canonical_tool(tool);
     let req = if shell {
         Request::Bash {
@@ -38,6 +39,7 @@ pub fn explain(
             tool: tool.to_string(),
             subject: text.clone(),
             input_text: text.clone(),
+            name,
         }
     };
     // With --policy (or no compiled table), compile the sources in memory.

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 #[derive(Parser, Debug)]
 #[command(
     name = "polc",
-    version,
+    version = crate::runtime::state::VERSION_TEXT,
     about = "A declarative policy compiler for AI coding agents' permission hooks"
 )]
 pub struct Cli {
@@ -92,7 +92,7 @@ pub enum Command {
     Decide {
         #[arg(long)]
         table: Option<PathBuf>,
-        /// The calling host (default: $POLC_HOST, else claude).
+        /// The calling host (default: claude; never taken from the environment).
         #[arg(long)]
         host: Option<String>,
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
@@ -121,6 +121,14 @@ pub enum Command {
         /// The table (default: the project's .polc/policy.bin or compiled/policy.bin).
         #[arg(long)]
         table: Option<PathBuf>,
+        /// Forget instead (confirmed on the terminal): drop the trust and the state-folder
+        /// record of PROJECT's TABLE, or of every table of PROJECT without TABLE. Needed
+        /// after a recorded table is moved or removed (`compiled/` → `.polc/`).
+        #[arg(long)]
+        forget: bool,
+        /// With --forget: the table path (absolute, or relative to PROJECT).
+        #[arg(requires = "forget")]
+        forget_table: Option<PathBuf>,
     },
 }
 
@@ -202,7 +210,18 @@ fn dispatch(cli: Cli) -> i32 {
             table,
             print_config,
         } => hook::hook(host, event, table, print_config),
-        Command::Trust { project, table } => trust::trust_cmd(project, table),
+        Command::Trust {
+            project,
+            table,
+            forget,
+            forget_table,
+        } => {
+            if forget {
+                trust::forget_cmd(project, forget_table.or(table))
+            } else {
+                trust::trust_cmd(project, table)
+            }
+        }
     }
 }
 

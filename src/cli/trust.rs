@@ -17,7 +17,7 @@ pub fn trust_cmd(project: Option<PathBuf>, table: Option<PathBuf>) -> i32 {
         None => match PROJECT_TABLES
             .iter()
             .map(|r| root.join(r))
-            .find(|p| p.exists())
+            .find(|p| std::fs::symlink_metadata(p).is_ok())
         {
             Some(p) => p,
             None => {
@@ -40,6 +40,68 @@ pub fn trust_cmd(project: Option<PathBuf>, table: Option<PathBuf>) -> i32 {
     }
 }
 
+/// `polc trust --forget ROOT [TABLE]`: after confirmation on the terminal, drop the trust
+/// and the state-folder record of (ROOT, TABLE), or of every table of ROOT.
+pub fn forget_cmd(project: Option<PathBuf>, table: Option<PathBuf>) -> i32 {
+    let root = trust::canon(&project.unwrap_or_else(|| PathBuf::from(".")));
+    // A table path is kept as recorded: the root's canonical form joined with the rest.
+    let table = table.map(|t| if t.is_absolute() { t } else { root.join(t) });
+    let what = match &table {
+        Some(t) => format!("the table {} of {}", t.display(), root.display()),
+        None => format!("every table of {}", root.display()),
+    };
+    let run = || -> Result<bool, String> {
+        let tty = open_tty("polc trust --forget")?;
+        if !ask_yes(
+            &tty,
+            &format!("polc: forget {what} (its trust, and the record that makes its absence a deny)? [y/N] "),
+        )? {
+            return Ok(false);
+        }
+        let mut n = 0;
+        if let Some(cfg) = trust::config_dir() {
+            n += trust::forget(&cfg, &root, table.as_deref())
+                .map_err(|e| format!("cannot update {}: {e}", cfg.display()))?;
+        }
+        if let Some(state) = crate::runtime::state::state_dir() {
+            n += crate::runtime::state::forget_tables(&state, &root, table.as_deref())
+                .map_err(|e| format!("cannot update {}: {e}", state.display()))?;
+        }
+        let mut w = &tty;
+        let _ = writeln!(w, "polc: forgot {what} ({n} record(s))");
+        Ok(true)
+    };
+    match run() {
+        Ok(true) => 0,
+        Ok(false) => 1,
+        Err(e) => {
+            eprintln!("polc: {e}");
+            2
+        }
+    }
+}
+
+fn open_tty(cmd: &str) -> Result<std::fs::File, String> {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .map_err(|e| {
+            format!("`{cmd}` must be confirmed on a terminal and /dev/tty cannot be opened ({e}); refusing")
+        })
+}
+
+fn ask_yes(tty: &std::fs::File, prompt: &str) -> Result<bool, String> {
+    let mut w = tty;
+    let _ = write!(w, "{prompt}");
+    let _ = w.flush();
+    let mut line = String::new();
+    BufReader::new(tty)
+        .read_line(&mut line)
+        .map_err(|e| format!("cannot read the answer from /dev/tty: {e}"))?;
+    Ok(matches!(line.trim(), "y" | "Y" | "yes" | "YES" | "Yes"))
+}
+
 /// Show the table on the terminal, ask, record on yes. Ok(false) when the person declines.
 pub fn confirm_and_record(root: &Path, table: &Path, verb: &str) -> Result<bool, String> {
     let t = Table::open_unmapped(table, None).map_err(|e| e.describe(table))?;
@@ -47,16 +109,10 @@ pub fn confirm_and_record(root: &Path, table: &Path, verb: &str) -> Result<bool,
     let rules = TableRules::new(|k| t.section(k))
         .map_err(|_| format!("{} has no rule section: run `polc build`", table.display()))?
         .rule_count();
-    let digest = trust::table_digest(None, table, t.bytes());
-    let cfg = trust::config_dir(Some(root))
-        .ok_or("cannot find the user's config dir (no home directory)")?;
-    let tty = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/tty")
-        .map_err(|e| {
-            format!("`polc trust` must be confirmed on a terminal and /dev/tty cannot be opened ({e}); refusing")
-        })?;
+    // The digest of exactly the bytes shown and checked (a private copy).
+    let digest = trust::table_digest(None, None, t.bytes());
+    let cfg = trust::config_dir().ok_or("cannot find the user's config dir (no home directory)")?;
+    let tty = open_tty("polc trust")?;
     let mut w = &tty;
     let _ = write!(
         w,
@@ -73,7 +129,7 @@ pub fn confirm_and_record(root: &Path, table: &Path, verb: &str) -> Result<bool,
         let _ = writeln!(w, "polc: not trusted");
         return Ok(false);
     }
-    trust::record(&cfg, root, &digest)
+    trust::record(&cfg, root, table, &digest)
         .map_err(|e| format!("cannot record trust in {}: {e}", cfg.display()))?;
     let _ = writeln!(
         w,
@@ -93,9 +149,9 @@ pub fn previously_trusted(path: &Path) -> bool {
     let Ok(bytes) = std::fs::read(path) else {
         return false;
     };
-    let cfg = trust::config_dir(Some(&root));
-    let digest = trust::table_digest(None, path, &bytes);
-    trust::is_trusted(cfg.as_deref(), &root, &digest)
+    let cfg = trust::config_dir();
+    let digest = trust::table_digest(None, None, &bytes);
+    trust::is_trusted(cfg.as_deref(), &root, path, &digest)
 }
 
 #[cfg(feature = "compiler")]

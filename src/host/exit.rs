@@ -51,7 +51,12 @@ pub fn decide_exit(layers: &Layers, host: &str, req: &Request) -> (ExitCode, Opt
             let prot =
                 Protected::gather(&loaded, layers.config_dir.as_deref(), &layers.project_root);
             let cwd = std::env::current_dir().unwrap_or_else(|_| layers.project_root.clone());
-            match decide_guarded(&u, host, req, &prot, &cwd, &layers.project_root) {
+            let decided = decide_guarded(&u, host, req, &prot, &cwd, &layers.project_root);
+            // A large table's bytes are the file's: deny if it changed meanwhile.
+            if let Some(why) = crate::runtime::layers::changed(&loaded) {
+                return (ExitCode::Deny, Some(why));
+            }
+            match decided {
                 Ok((out, Some(f))) if out.decision >= crate::ir::Decision::Ask => (
                     exit_for(out.decision, host),
                     Some(format!("{}: {}", crate::runtime::protect::RULE_ID, f.what)),

@@ -4,6 +4,11 @@
 //! - a fatal signal (SIGBUS from a mapped table truncated under us, SIGSEGV, SIGABRT, SIGILL,
 //!   SIGFPE), caught by a handler running on an alternate stack (so a stack overflow still
 //!   answers), which only calls `write(2)` and `_exit(2)` — async-signal-safe;
+//! - a termination request: SIGTERM, SIGINT, SIGHUP (an agent that times a hook out sends
+//!   one; Claude Code reads a hook that dies without an answer as a non-blocking error and
+//!   runs the call), and SIGQUIT, SIGUSR1/2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF — every
+//!   catchable signal whose default would end the process silently (SIGKILL and SIGSTOP
+//!   cannot be caught: the residual in `src/host/README.md`);
 //! - the internal deadline (`setitimer` and SIGALRM);
 //! - a panic (caught by the caller with `catch_unwind`; the panic hook stays quiet).
 //!
@@ -18,6 +23,8 @@ static OUT_LEN: AtomicUsize = AtomicUsize::new(0);
 static ERR_PTR: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
 static ERR_LEN: AtomicUsize = AtomicUsize::new(0);
 static EXIT: AtomicI32 = AtomicI32::new(2);
+/// A termination request already let the normal answer finish once.
+static DEFERRED: AtomicBool = AtomicBool::new(false);
 
 /// The default deadline, well under every host's hook timeout (Copilot's suggested
 /// `timeoutSec` is 10; Claude Code's default is 60 s).
@@ -31,16 +38,31 @@ pub fn claim() -> bool {
 }
 
 /// Store the pre-rendered error answer (leaked: it lives until exit). May be called again
-/// (the hook re-arms once the input names its event): SIGALRM is blocked meanwhile, so the
-/// deadline never writes a pointer with another answer's length. The fatal signals are
-/// synchronous and cannot arise from these stores.
+/// (the hook re-arms once the input names its event): the asynchronous signals the handler
+/// answers (the deadline, termination requests) are blocked meanwhile, so none writes a
+/// pointer with another answer's length. The fatal signals are synchronous and cannot arise
+/// from these stores.
 pub fn arm(stdout: Vec<u8>, stderr_line: String, exit: i32) {
     // SAFETY: sigprocmask only reads and writes the sets given; restored below.
     let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGALRM);
+        for sig in [
+            libc::SIGALRM,
+            libc::SIGTERM,
+            libc::SIGINT,
+            libc::SIGHUP,
+            libc::SIGQUIT,
+            libc::SIGUSR1,
+            libc::SIGUSR2,
+            libc::SIGXCPU,
+            libc::SIGXFSZ,
+            libc::SIGVTALRM,
+            libc::SIGPROF,
+        ] {
+            libc::sigaddset(&mut set, sig);
+        }
         libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
     }
     store(stdout, stderr_line, exit);
@@ -99,7 +121,18 @@ fn write_all(fd: i32, mut p: *const u8, mut n: usize) {
     }
 }
 
-extern "C" fn on_signal(_sig: libc::c_int) {
+extern "C" fn on_signal(sig: libc::c_int) {
+    // A termination request that arrives while the normal path is already writing its
+    // answer: let that answer finish whole (the process ends right after it) rather than
+    // cut it. Synchronous faults cannot return (the fault would repeat).
+    let asynchronous = !matches!(
+        sig,
+        libc::SIGBUS | libc::SIGSEGV | libc::SIGILL | libc::SIGFPE | libc::SIGABRT
+    );
+    // Only once: a second request while the answer is still being written ends the process.
+    if asynchronous && ANSWERED.load(Ordering::SeqCst) && !DEFERRED.swap(true, Ordering::SeqCst) {
+        return;
+    }
     answer_and_exit()
 }
 
@@ -127,11 +160,23 @@ pub fn install(deadline: Duration) {
             libc::SIGILL,
             libc::SIGFPE,
             libc::SIGALRM,
+            libc::SIGTERM,
+            libc::SIGINT,
+            libc::SIGHUP,
+            libc::SIGQUIT,
+            libc::SIGUSR1,
+            libc::SIGUSR2,
+            libc::SIGXCPU,
+            libc::SIGXFSZ,
+            libc::SIGVTALRM,
+            libc::SIGPROF,
         ] {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = on_signal as *const () as usize;
             sa.sa_flags = libc::SA_ONSTACK;
-            libc::sigemptyset(&mut sa.sa_mask);
+            // Every other handled signal is blocked while one answers (the answer is
+            // claimed once anyway; this keeps a second signal from interrupting the write).
+            libc::sigfillset(&mut sa.sa_mask);
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
     }

@@ -26,7 +26,7 @@ pub struct HookArgs {
 /// Run the hook; returns the exit code after writing the answer.
 pub fn run(args: HookArgs) -> i32 {
     let Some(host) = Host::parse(&args.host) else {
-        // Unknown protocol: an answer every JSON host reads as deny, and exit 2.
+        // Unknown protocol: nothing on stdout, the reason on stderr, exit 2.
         let r = super::unknown_host_error(&args.host);
         return emit(&r);
     };
@@ -73,33 +73,31 @@ fn arm(host: Host, ev: Event) {
 }
 
 fn deadline() -> Duration {
-    // Tests shorten it; it can only be shortened or kept under 8 s (a repository setting
-    // the variable can at worst make polc deny).
+    // Tests shorten it; it can only be shortened (a repository setting the variable can
+    // at worst make polc deny sooner), never lengthened past the default.
     std::env::var("POLC_HOOK_DEADLINE_MS")
         .ok()
         .and_then(|v| v.parse::<u64>().ok())
-        .map(|ms| Duration::from_millis(ms.clamp(1, 8000)))
+        .map(|ms| Duration::from_millis(ms.max(1)).min(failsafe::DEADLINE))
         .unwrap_or(failsafe::DEADLINE)
 }
 
-/// Debug builds only: `POLC_HOOK_SELFTEST` makes the hook crash on purpose so the tests can
-/// prove every failure answers deny through the real binary.
+/// `test-paths` builds only (never a default feature): `POLC_HOOK_SELFTEST` makes the hook
+/// crash on purpose so the tests can prove every failure answers deny through the real
+/// binary.
 fn selftest_fault() {
-    if !cfg!(debug_assertions) {
-        return;
-    }
-    match std::env::var("POLC_HOOK_SELFTEST").as_deref() {
-        Ok("panic") => panic!("selftest"),
-        Ok("abort") => std::process::abort(),
+    match crate::runtime::state::selftest().as_deref() {
+        Some("panic") => panic!("selftest"),
+        Some("abort") => std::process::abort(),
         // SAFETY: deliberately raising signals for the fail-closed tests.
-        Ok("segv") => unsafe {
+        Some("segv") => unsafe {
             libc::raise(libc::SIGSEGV);
         },
-        Ok("bus") => unsafe {
+        Some("bus") => unsafe {
             libc::raise(libc::SIGBUS);
         },
-        Ok("hang") => std::thread::sleep(Duration::from_secs(60)),
-        Ok("overflow") => {
+        Some("hang") => std::thread::sleep(Duration::from_secs(60)),
+        Some("overflow") => {
             fn deep(n: u64) -> u64 {
                 if n == u64::MAX {
                     return 0;
@@ -166,19 +164,32 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         Ok(m) => m,
         Err(e) => return host.error_for(ev, &format!("polc: {}; denied", e.0)),
     };
-    let root = project_root(host, &inp);
+    let roots = super::session::roots(host, &inp);
+    let root = roots.root.clone();
     let cwd = inp
         .cwd
         .as_deref()
         .filter(|c| Path::new(c).is_absolute())
         .map(PathBuf::from)
         .unwrap_or_else(|| root.clone());
-    let explicit = args.table.clone().or_else(|| {
-        std::env::var_os("POLC_TABLE")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    });
-    let layers = Layers::discover(explicit, Some(root.clone()));
+    // The command runs in the tool's own working directory when it names one.
+    let cwd = match &mapped.workdir {
+        Some(w) => crate::paths::lexical(w, Some(&cwd), None),
+        None => cwd,
+    };
+    // `--table` and `POLC_TABLE` only add tables to the project union.
+    let explicit: Vec<PathBuf> = args
+        .table
+        .iter()
+        .cloned()
+        .chain(
+            std::env::var_os("POLC_TABLE")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+        )
+        .collect();
+    let mut layers = Layers::discover_roots(explicit, root.clone(), roots.other.clone());
+    layers.record = true;
     let mut notice = None;
     let (decision, reason) = match layers.load() {
         Loaded::NoTable => {
@@ -201,16 +212,26 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
                 "polc deny: the policy table is corrupt: run `polc build`".into(),
             ),
             Ok(u) => {
-                let prot = Protected::gather(&loaded, layers.config_dir.as_deref(), &root);
-                match judge(&u, host, &mapped, &prot, &cwd, &root) {
-                    Ok(x) => x,
-                    Err(_) => (
+                let corrupt = || {
+                    (
                         Decision::Deny,
-                        "polc deny: the policy table is corrupt: run `polc build`".into(),
-                    ),
+                        "polc deny: the policy table is corrupt: run `polc build`".to_string(),
+                    )
+                };
+                let mut d = judge_roots(&u, &loaded, &layers, host, &mapped, &cwd)
+                    .unwrap_or_else(|_| corrupt());
+                // A large table's bytes are the file's: deny if it changed meanwhile.
+                if let Some(why) = crate::runtime::layers::changed(&loaded) {
+                    notice = Some(format!("polc: {why}"));
+                    d = (Decision::Deny, format!("polc deny: {why}"));
                 }
+                d
             }
         },
+    };
+    let (decision, reason) = match &roots.degraded {
+        Some(why) => super::session::degrade((decision, reason), why),
+        None => (decision, reason),
     };
     let reason_is_table_problem = reason.contains("table is corrupt");
     let a = finalize(host, &inp, decision, reason);
@@ -224,6 +245,35 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     r
 }
 
+/// Decide under each project root (two when the host's folder and the session's start
+/// disagree; see `session::Roots`).
+fn judge_roots(
+    u: &Union,
+    loaded: &[crate::runtime::layers::LoadedLayer],
+    layers: &Layers,
+    host: Host,
+    mapped: &input::Mapped,
+    cwd: &Path,
+) -> Result<(Decision, String), Corrupt> {
+    let one = |root: &Path| {
+        let prot = Protected::gather(loaded, layers.config_dir.as_deref(), root);
+        judge(u, host, mapped, &prot, cwd, root)
+    };
+    let a = one(&layers.project_root)?;
+    let Some(other) = &layers.other_root else {
+        return Ok(a);
+    };
+    let (d, r) = super::session::combine(a, one(other)?);
+    Ok((
+        d,
+        clip(&format!(
+            "{r} (the host's project folder {} and the session's start {} disagree: no project table grants anything)",
+            layers.project_root.display(),
+            other.display()
+        )),
+    ))
+}
+
 /// Decide with self-protection; the decision and R.
 fn judge(
     src: &dyn RuleSource,
@@ -233,14 +283,29 @@ fn judge(
     cwd: &Path,
     root: &Path,
 ) -> Result<(Decision, String), Corrupt> {
-    let (mut out, finding) =
+    let (mut out, mut finding) =
         protect::decide_guarded(src, host.name(), &mapped.request, prot, cwd, root)?;
-    if mapped.powershell && matches!(out.decision, Decision::Allow | Decision::Default) {
-        out.decision = Decision::Ask;
-        out.winner = None;
-        out.cause = Cause::Unattestable {
-            construct: "a PowerShell command (polc has no PowerShell segmenter)".into(),
+    // Other readings of the call (an argv array's space join): the most restrictive wins.
+    for req in &mapped.also {
+        let (o, f) = protect::decide_guarded(src, host.name(), req, prot, cwd, root)?;
+        let rank = |d: Decision| match d {
+            Decision::Deny => 3,
+            Decision::Ask => 2,
+            Decision::Default => 1,
+            Decision::Allow => 0,
         };
+        if rank(o.decision) > rank(out.decision) {
+            (out, finding) = (o, f);
+        }
+    }
+    if let Some(why) = &mapped.unattestable {
+        if matches!(out.decision, Decision::Allow | Decision::Default) {
+            out.decision = Decision::Ask;
+            out.winner = None;
+            out.cause = Cause::Unattestable {
+                construct: why.clone(),
+            };
+        }
     }
     let g = Guarded {
         inner: src,
@@ -291,49 +356,6 @@ fn finalize(host: Host, inp: &HookInput, d: Decision, reason: String) -> Answer 
         Decision::Default => Kind::Default,
     };
     Answer { kind, reason }
-}
-
-/// The project root (SPEC §5): the host's project directory when it says it, else the
-/// session's starting directory — the first `cwd` seen for the session id, recorded in the
-/// user's config dir — never only the current `cwd`.
-fn project_root(host: Host, inp: &HookInput) -> PathBuf {
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-    };
-    let from_host = match host {
-        Host::Claude | Host::Vscode | Host::Codex | Host::Copilot => env("CLAUDE_PROJECT_DIR"),
-        Host::Droid => env("FACTORY_PROJECT_DIR").or_else(|| env("CLAUDE_PROJECT_DIR")),
-        Host::Gemini => env("GEMINI_PROJECT_DIR").or_else(|| env("CLAUDE_PROJECT_DIR")),
-        Host::Cursor => inp
-            .workspace_roots
-            .first()
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-            .or_else(|| env("CURSOR_PROJECT_DIR")),
-        Host::Vibe => None,
-    };
-    if let Some(r) = from_host {
-        return r;
-    }
-    let cwd = inp
-        .cwd
-        .as_deref()
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute());
-    if let (Some(sid), Some(c)) = (&inp.session_id, &cwd) {
-        let cfg = crate::runtime::trust::config_dir(None);
-        if let Some(start) = cfg
-            .as_deref()
-            .and_then(|d| super::session::start_dir(d, sid, c))
-        {
-            return start;
-        }
-    }
-    cwd.or_else(|| std::env::current_dir().ok())
-        .unwrap_or_else(|| PathBuf::from("/"))
 }
 
 /// No table at all: a source with no rules (self-protection still applies).

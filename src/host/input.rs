@@ -133,9 +133,16 @@ pub fn canonical_tool(name: &str) -> String {
         | "grep"
         | "search_file_content"
         | "list_directory"
-        | "read_many_files" => "read",
+        | "read_many_files"
+        | "NotebookRead"
+        | "list_dir"
+        | "list"
+        | "file_search"
+        | "grep_search"
+        | "codebase_search" => "read",
         "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "create" | "edit" | "write"
-        | "write_file" | "replace" | "str_replace" | "apply_patch" | "Create" => "edit",
+        | "write_file" | "replace" | "str_replace" | "apply_patch" | "Create" | "ApplyPatch"
+        | "patch" | "edit_file" | "delete_file" | "search_replace" | "insert" => "edit",
         "WebFetch" | "web_fetch" | "fetch" | "webfetch" => "webfetch",
         "WebSearch" | "google_web_search" | "web_search" | "websearch" => "websearch",
         other => other,
@@ -143,11 +150,121 @@ pub fn canonical_tool(name: &str) -> String {
     .to_string()
 }
 
-/// A request and whether it came from a PowerShell tool (unattestable).
+/// A request, and why polc cannot attest it whatever the rules say (None: it can).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mapped {
     pub request: Request,
-    pub powershell: bool,
+    /// Other readings of the same call: decided too, the most restrictive answer wins (an
+    /// argv array from a host that may run it either way).
+    pub also: Vec<Request>,
+    /// Set for a PowerShell command and for an argv array from a host that does not say how
+    /// it runs one: the answer is never better than ask.
+    pub unattestable: Option<String>,
+    /// The folder a shell tool runs its command in when the input names one (Codex's
+    /// `workdir`): relative paths in the command resolve there, not in the session's cwd.
+    pub workdir: Option<String>,
+}
+
+/// How a host runs a shell tool's `command` given as an argv array (issue 8, class 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgvRun {
+    /// Executes the array as argv, no shell (Codex: its `shell`/`container.exec`/
+    /// `local_shell` tools take `command: [program, args…]` and spawn it directly). What
+    /// runs is what the POSIX-quoted join of the array says, and `[bash, -lc, S]` runs S.
+    Exec,
+    /// Not documented (every other host sends `command` as a string): the array is
+    /// unattestable, and both the exec reading and the space join are decided for denies.
+    Unknown,
+}
+
+/// How `host` runs an argv array. No host is known to join one with spaces; the space
+/// join is one of the readings decided for a host whose behaviour is unknown.
+pub fn argv_run(host: &str) -> ArgvRun {
+    match host {
+        "codex" => ArgvRun::Exec,
+        _ => ArgvRun::Unknown,
+    }
+}
+
+/// Quote one word for a POSIX shell so that it reads back as exactly that word.
+pub fn shell_quote(w: &str) -> String {
+    let plain = !w.is_empty()
+        && w.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'-' | b'.' | b'/' | b',' | b':' | b'@' | b'%' | b'+'
+                )
+        });
+    if plain {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// The POSIX-quoted join of an argv: a shell reads back exactly these words. The program
+/// word is quoted too when it would otherwise read as an assignment (`X=1`).
+pub fn quoted_join(argv: &[&str]) -> String {
+    argv.iter()
+        .enumerate()
+        .map(|(i, w)| {
+            if i == 0 && w.contains('=') {
+                format!("'{}'", w.replace('\'', "'\\''"))
+            } else {
+                shell_quote(w)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Shells whose `-c` argument is a script polc reads as shell text.
+const SH_FAMILY: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "posh", "yash",
+];
+
+/// `[sh, opts…, -c…, S, args…]` → S: the script a shell given `-c` runs. Only options
+/// known to take no argument (`-l`, `-e`, `-x`, `--login`, `--norc`, …) or `-o NAME` may
+/// come before it; anything else (a script file, `--rcfile F`) is None, and the quoted join
+/// is analysed instead (where `bash -c` is itself a runner polc looks into).
+pub fn shell_c_script<'a>(argv: &[&'a str]) -> Option<&'a str> {
+    let prog = argv.first()?;
+    // A relative path (`./bash`) may be any program the agent wrote: not a known shell.
+    if prog.contains('/') && !prog.starts_with('/') {
+        return None;
+    }
+    let name = prog.rsplit('/').next().unwrap_or(prog);
+    if !SH_FAMILY.contains(&name) {
+        return None;
+    }
+    let mut c = false;
+    let mut i = 1;
+    while i < argv.len() {
+        let a = argv[i];
+        match a {
+            "--" => {
+                i += 1;
+                break;
+            }
+            "--login" | "--norc" | "--noprofile" | "--posix" | "--noediting" | "--restricted" => {}
+            "-o" | "+o" | "-O" | "+O" => i += 1,
+            _ if a.len() > 1
+                && (a.starts_with('-') || a.starts_with('+'))
+                && !a.starts_with("--")
+                && a[1..].bytes().all(|b| b.is_ascii_alphabetic()) =>
+            {
+                // `-i` would read startup files that may define aliases: still S runs.
+                c |= a.starts_with('-') && a.contains('c');
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    if !c {
+        return None;
+    }
+    argv.get(i).copied()
 }
 
 /// The tool call as a request. A shell tool without a string `command` is an error.
@@ -165,40 +282,68 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
     let shell = SHELL_TOOLS.contains(&name);
     let powershell = POWERSHELL_TOOLS.contains(&name);
     if shell || powershell {
-        let command = inp
+        let bad = || BadInput(format!("{name} call without a string `command`"));
+        let c = inp
             .tool_input
             .get("command")
             .or_else(|| inp.tool_input.get("cmd"))
-            .and_then(|c| match c {
-                Value::String(s) => Some(s.clone()),
-                // Codex-style argv arrays: joined with spaces (as typed).
-                Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_string) => Some(
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                ),
-                _ => None,
-            })
-            .ok_or_else(|| BadInput(format!("{name} call without a string `command`")))?;
-        return Ok(Mapped {
-            request: Request::Bash { command },
-            powershell,
-        });
+            .ok_or_else(bad)?;
+        let ps = powershell.then_some("a PowerShell command (polc has no PowerShell segmenter)");
+        let mut mapped = match c {
+            Value::String(s) => Mapped {
+                request: Request::Bash { command: s.clone() },
+                also: Vec::new(),
+                unattestable: None,
+                workdir: None,
+            },
+            Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_string) => {
+                let argv: Vec<&str> = a.iter().filter_map(Value::as_str).collect();
+                argv_request(&argv, argv_run(host))
+            }
+            _ => return Err(bad()),
+        };
+        if let Some(why) = ps {
+            mapped.unattestable = Some(why.into());
+        }
+        match inp
+            .tool_input
+            .get("workdir")
+            .or_else(|| inp.tool_input.get("working_directory"))
+        {
+            None | Some(Value::Null) => {}
+            Some(Value::String(w)) if !w.is_empty() => mapped.workdir = Some(w.clone()),
+            Some(_) => {
+                mapped.unattestable = Some("a working directory polc cannot read".into());
+            }
+        }
+        return Ok(mapped);
     }
     let tool = canonical_tool(name);
     let ti = &inp.tool_input;
     // Search tools (Grep, Glob, search_file_content, …) read a folder: `path`, else the cwd.
     let search = ti.get("pattern").is_some() && ti.get("file_path").is_none() && tool == "read";
-    let subject = if search {
+    let subject = if tool == "webfetch" {
+        // The URL fetched, and nothing else: another field (`file_path`) must not stand in
+        // for it (domain rules would meet the wrong string). No string `url` → "" (a
+        // deny/ask domain rule possibly matches).
+        ti.get("url")
+            .or_else(|| ti.get("uri"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    } else if search {
         ti.get("path")
             .or_else(|| ti.get("dir_path"))
             .and_then(Value::as_str)
             .unwrap_or(".")
             .to_string()
     } else {
+        // The main argument, for tool rules and explain; the decision reads every path
+        // field itself (runtime/toolpaths.rs).
         [
             "file_path",
+            "filePath",
+            "target_file",
             "path",
             "notebook_path",
             "absolute_path",
@@ -209,6 +354,12 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         ]
         .iter()
         .find_map(|k| ti.get(*k).and_then(Value::as_str))
+        .or_else(|| {
+            ti.get("paths")
+                .and_then(Value::as_array)
+                .and_then(|a| a.first())
+                .and_then(Value::as_str)
+        })
         .unwrap_or("")
         .to_string()
     };
@@ -222,7 +373,119 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
             tool,
             subject,
             input_text,
+            name: name.to_string(),
         },
-        powershell: false,
+        also: Vec::new(),
+        unattestable: None,
+        workdir: None,
     })
+}
+
+/// A shell tool's argv array as the host runs it (see [`ArgvRun`]).
+pub fn argv_request(argv: &[&str], run: ArgvRun) -> Mapped {
+    let exec = match shell_c_script(argv) {
+        Some(script) => script.to_string(),
+        None => quoted_join(argv),
+    };
+    let exec = Request::Bash { command: exec };
+    match run {
+        ArgvRun::Exec => Mapped {
+            request: exec,
+            also: Vec::new(),
+            unattestable: None,
+            workdir: None,
+        },
+        ArgvRun::Unknown => Mapped {
+            request: exec,
+            also: vec![Request::Bash {
+                command: argv.join(" "),
+            }],
+            unattestable: Some(
+                "a `command` array from a host that does not document how it runs one".into(),
+            ),
+            workdir: None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_join_reads_back_as_the_argv() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["git", "status"], "git status"),
+            (
+                &["env", "X='", "rm", "-rf", "x", "'"],
+                r#"env 'X='\''' rm -rf x ''\'''"#,
+            ),
+            (
+                &["echo", "a b", "$HOME", "`id`", "*"],
+                "echo 'a b' '$HOME' '`id`' '*'",
+            ),
+            (&["echo", "", "x;y", "a\nb"], "echo '' 'x;y' 'a\nb'"),
+            (&["X=1", "rm"], "'X=1' rm"),
+            (&["ls", "~/x", "a=b"], "ls '~/x' 'a=b'"),
+        ];
+        for (argv, want) in cases {
+            assert_eq!(quoted_join(argv), *want, "{argv:?}");
+        }
+    }
+
+    #[test]
+    fn shell_c_scripts() {
+        let s = |a: &[&str]| shell_c_script(a).map(str::to_string);
+        for (argv, want) in [
+            (&["bash", "-lc", "ls; rm x"][..], Some("ls; rm x")),
+            (&["/bin/sh", "-c", "S", "arg0", "arg1"][..], Some("S")),
+            (&["zsh", "-c", "-x", "S"][..], Some("S")),
+            (&["bash", "-o", "pipefail", "-c", "S"][..], Some("S")),
+            (&["bash", "--login", "-ec", "S"][..], Some("S")),
+            (&["bash", "-c", "--", "S"][..], Some("S")),
+            (&["bash", "script.sh", "-c", "S"][..], None),
+            (&["bash", "--rcfile", "f", "-c", "S"][..], None),
+            (&["bash", "-l", "S"][..], None),
+            (&["bash", "-c"][..], None),
+            (&["./bash", "-c", "S"][..], None),
+            (&["python3", "-c", "S"][..], None),
+            (&["fish", "-c", "S"][..], None),
+        ] {
+            assert_eq!(s(argv), want.map(str::to_string), "{argv:?}");
+        }
+    }
+
+    #[test]
+    fn argv_arrays_per_host() {
+        let argv = ["env", "X='", "rm", "-rf", "x", "'"];
+        let m = argv_request(&argv, ArgvRun::Exec);
+        assert_eq!(
+            m.request,
+            Request::Bash {
+                command: quoted_join(&argv)
+            }
+        );
+        assert!(m.also.is_empty() && m.unattestable.is_none());
+        let m = argv_request(&["bash", "-lc", "git status"], ArgvRun::Exec);
+        assert_eq!(
+            m.request,
+            Request::Bash {
+                command: "git status".into()
+            }
+        );
+        let m = argv_request(&argv, ArgvRun::Unknown);
+        assert!(m.unattestable.is_some());
+        assert_eq!(
+            m.also,
+            vec![Request::Bash {
+                command: "env X=' rm -rf x '".into()
+            }]
+        );
+        assert_eq!(argv_run("codex"), ArgvRun::Exec);
+        for h in [
+            "claude", "vscode", "copilot", "gemini", "cursor", "droid", "vibe", "x",
+        ] {
+            assert_eq!(argv_run(h), ArgvRun::Unknown, "{h}");
+        }
+    }
 }

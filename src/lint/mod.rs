@@ -9,13 +9,16 @@
 //! - `broad.rs` — L006 allow granting a whole interpreter or wrapper, L007 wildcard before
 //!   the program name in an allow;
 //! - `host.rs` — L008 (`--host claude`) polc allows overlapping the user's Claude ask rules;
-//! - `content.rs` — L009 a content rule whose literal holds a deny literal (aho-corasick).
+//! - `content.rs` — L009 a content rule whose literal holds a deny literal (aho-corasick);
+//! - `selfprot.rs` — L011 rules that can lift self-protection, L012 (note) allows that run
+//!   code the agent can write.
 
 pub mod lang;
 
 mod broad;
 mod content;
 mod host;
+mod selfprot;
 mod shadow;
 mod traps;
 
@@ -53,6 +56,7 @@ pub fn lint(policy: &Policy, opts: &Options, texts: &HashMap<String, String>) ->
     broad::check(&cx, &mut out);
     host::check(&cx, &mut out);
     content::check(&cx, &mut out);
+    selfprot::check(&cx, &mut out);
     // Source order: file, line, column, then code.
     out.sort_by(|a, b| {
         (&a.span.file, a.span.line, a.span.column, a.code).cmp(&(

@@ -1,17 +1,20 @@
 use super::*;
 use crate::ir::Tier;
 
+/// Errors and warnings (notes such as L012 are tested on their own).
 fn lint_with(name: &str, text: &str, host: Option<&str>) -> Diagnostics {
     let (policy, _) = crate::lower::load_str(name, text, Tier::Project)
         .unwrap_or_else(|d| panic!("{}", d.render_all()));
     let texts = HashMap::from([(name.to_string(), text.to_string())]);
-    lint(
+    let mut d = lint(
         &policy,
         &Options {
             host: host.map(str::to_string),
         },
         &texts,
-    )
+    );
+    d.0.retain(|d| d.severity != crate::syntax::Severity::Note);
+    d
 }
 
 fn codes(name: &str, text: &str) -> Vec<(&'static str, u32, u32)> {
@@ -281,7 +284,12 @@ fn shipped_policy_is_clean() {
             },
         )
         .unwrap_or_else(|d| panic!("{}", d.render_all()));
-        assert!(d.is_empty(), "{host:?}:\n{}", d.render_all());
+        // Only notes (L012: the shipped build and test allows run code the agent writes).
+        assert!(
+            d.iter().all(|d| d.code == "L012"),
+            "{host:?}:\n{}",
+            d.render_all()
+        );
     }
 }
 

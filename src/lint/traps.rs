@@ -5,10 +5,13 @@
 //! `deny`/`ask` polc reads it as a word-bounded prefix (it also stops `git push origin`),
 //! where Claude Code itself reads it exact. Both are easy to misread, so lint says which
 //! reading applies and how to write it so that the text says it.
+//!
+//! L010: a `*` inside a legacy `Bash(X:*)` rule is a literal star to Claude Code
+//! (`Bash(node *:*)` matches only commands that begin `node *`, never `node server.js`).
 
 use super::Cx;
 use crate::ir::{Verdict, TOOL_BASH};
-use crate::syntax::claude::has_unescaped_star;
+use crate::syntax::claude::{has_unescaped_star, legacy_literal_star, legacy_prefix};
 use crate::syntax::{Diagnostic, Severity, SourceKind};
 
 /// `X` of a rule text `Bash(X)`.
@@ -25,6 +28,26 @@ pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
         let Some(x) = bash_content(&r.text) else {
             continue;
         };
+        if legacy_literal_star(x) {
+            let p = legacy_prefix(x).unwrap_or_default();
+            let wild = format!("{} *", p.trim_end_matches([' ', '*']));
+            let msg = if r.verdict == Verdict::Allow {
+                format!(
+                    "Claude Code reads the `*` in `{}` literally: it allows only commands that begin `{p}`, not what the `*` seems to stand for; polc reads it the same way",
+                    r.text
+                )
+            } else {
+                format!(
+                    "Claude Code reads the `*` in `{}` literally (commands that begin `{p}`); polc's {} also reads it as a wildcard, so it matches more than Claude's",
+                    r.text, r.verdict
+                )
+            };
+            out.push(
+                cx.at_rule(i, Severity::Warning, "L010", msg)
+                    .with_help(format!("write `Bash({wild})` for a wildcard")),
+            );
+            continue;
+        }
         if x.trim().is_empty() || has_unescaped_star(x) {
             continue;
         }

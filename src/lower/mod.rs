@@ -767,7 +767,8 @@ mod tests {
                 r.patterns[0].kind,
                 r.patterns[0].text.as_str()
             ),
-            ("bash", PatternKind::Glob, "cargo test:*")
+            // A legacy `:*` allow is the literal prefix Claude Code reads.
+            ("bash", PatternKind::Prefix, "cargo test")
         );
         assert_eq!(r.id, "settings.json:10");
         assert_eq!((r.span.line, r.span.column), (10, 7));

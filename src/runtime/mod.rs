@@ -2,17 +2,21 @@
 //! table ([`table_rules::TableRules`]) or the reference interpreter ([`interp::Reference`]).
 //! Both sources answer the same questions; the differential test holds them equal.
 
+pub mod host_checks;
 #[cfg(feature = "compiler")]
 pub mod interp;
 pub mod layers;
 pub mod pathmatch;
 pub mod protect;
+pub mod state;
 pub mod table_rules;
+pub mod toolpaths;
 pub mod trust;
+pub mod whole;
 
 use crate::ir::{Decision, Tier, Verdict, TOOL_BASH, TOOL_EDIT, TOOL_READ};
 use crate::pattern::Match;
-use crate::shell::{self, Inner, Segment, MAX_DEPTH, MAX_SEGMENTS};
+use crate::shell;
 pub use pathmatch::{Context, PathQuery};
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -122,6 +126,10 @@ pub enum Request {
         tool: String,
         subject: String,
         input_text: String,
+        /// The tool's name as the host spells it (`Glob`, `Write`), or empty. Claude's bare
+        /// tool rules (`Glob`, `Write`, `NotebookEdit`) are kept under that name: each
+        /// applies to its own tool, not to the family `tool` names.
+        name: String,
     },
 }
 
@@ -189,7 +197,8 @@ pub fn decide_in(
             tool,
             subject,
             input_text,
-        } => decide_tool(src, host, tool, subject, input_text, ctx),
+            name,
+        } => decide_tool(src, host, tool, name, subject, input_text, ctx),
     }
 }
 
@@ -199,62 +208,24 @@ fn decide_bash(
     command: &str,
     ctx: &Context,
 ) -> Result<Outcome, Corrupt> {
-    let parsed = shell::parse(command);
-    // Top-level segments are analysed once, here: the `cd` targets need them all up front.
-    let mut readings: Vec<Option<shell::SegmentReadings>> = parsed
-        .segments
-        .iter()
-        .map(|s| Some(shell::analyse_segment(s)))
-        .collect();
-    let dirs = work_dirs(&readings, ctx);
-    let mut global: Vec<String> = parsed.unattestable.iter().map(|s| s.to_string()).collect();
-    let mut work: Vec<Segment> = parsed.segments;
+    decide_walked(src, host, command, &shell::walk(command), ctx)
+}
+
+/// Decide a shell command already walked (the hook walks once and shares the walk with
+/// self-protection).
+pub fn decide_walked(
+    src: &dyn RuleSource,
+    host: &str,
+    command: &str,
+    walk: &shell::Walk,
+    ctx: &Context,
+) -> Result<Outcome, Corrupt> {
+    let dirs = work_dirs(walk, ctx);
+    let global: Vec<String> = walk.unattestable.clone();
     let mut hits: Vec<Hit> = Vec::new();
     let mut reports: Vec<SegmentReport> = Vec::new();
-    let mut i = 0;
-    while i < work.len() {
-        let seg = work[i].clone();
-        let rd = match readings.get_mut(i).and_then(Option::take) {
-            Some(rd) => rd,
-            None => shell::analyse_segment(&seg),
-        };
-        i += 1;
-        // Commands run by this segment become segments of their own, one level deeper.
-        for inner in &rd.inner {
-            if seg.depth + 1 > MAX_DEPTH {
-                push_unique(&mut global, "nesting deeper than 32");
-                break;
-            }
-            let mut new: Vec<Segment> = match inner {
-                Inner::Script(s) => {
-                    let p = shell::parse(s);
-                    for u in p.unattestable {
-                        push_unique(&mut global, u);
-                    }
-                    p.segments
-                }
-                Inner::Words(ws) => vec![Segment {
-                    text: ws
-                        .iter()
-                        .map(|w| w.raw.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                    words: ws.clone(),
-                    ..Segment::default()
-                }],
-            };
-            for s in &mut new {
-                s.depth += seg.depth + 1;
-                s.deny_only |= seg.deny_only;
-            }
-            for s in new {
-                if work.len() >= MAX_SEGMENTS {
-                    push_unique(&mut global, "more than 10,000 segments");
-                    break;
-                }
-                work.push(s);
-            }
-        }
+    for w in &walk.segments {
+        let (seg, rd) = (&w.seg, &w.rd);
         let idx = reports.len();
         let mut deny = false;
         let mut ask = false;
@@ -271,7 +242,7 @@ fn decide_bash(
         }
         // Files the command reads or writes and URLs it fetches meet the read/edit/webfetch
         // deny and ask rules (a read deny on `.env` also stops `cat .env`).
-        touches(src, &seg, &rd, &dirs, ctx, host, &mut |rule, possible| {
+        touches(src, w, &dirs, ctx, host, &mut |rule, possible| {
             seg_hits.push(Hit {
                 rule,
                 verdict: Verdict::Deny,
@@ -361,6 +332,8 @@ fn decide_bash(
             });
         }
     }
+    // Deny and ask rules also meet the whole command (operators and redirections kept).
+    whole::hits(src, host, command, &mut hits)?;
     let counted: Vec<&SegmentReport> = reports.iter().filter(|r| !r.deny_only).collect();
     let any_unatt = !global.is_empty() || reports.iter().any(|r| !r.unattestable.is_empty());
     let all_allowed = counted
@@ -370,44 +343,29 @@ fn decide_bash(
     finish(src, hits, reports, global, any_unatt, all_allowed)
 }
 
-/// Folders relative paths may be resolved in: the cwd, and every `cd`/`pushd` target in
-/// the command (`cd .. && cat .env` reads the parent's `.env`). None when a target is
-/// unknown (`cd $D`): then a relative path may be anywhere.
-fn work_dirs(
-    readings: &[Option<shell::SegmentReadings>],
-    ctx: &Context,
-) -> Option<Vec<std::path::PathBuf>> {
+/// Folders relative paths may be resolved in: the cwd, the project root (git resolves
+/// `REV:path` from the top), and every `cd`/`pushd`/`git -C` target in the command
+/// (`cd .. && cat .env` reads the parent's `.env`). None when a target is unknown
+/// (`cd $D`): then a relative path may be anywhere.
+pub fn work_dirs(walk: &shell::Walk, ctx: &Context) -> Option<Vec<std::path::PathBuf>> {
     let cwd = ctx.cwd.clone().or_else(|| ctx.project_root.clone())?;
-    let mut dirs = vec![cwd.clone()];
-    // git resolves `REV:path` from the repository's top: check relative paths there too.
+    let mut dirs = vec![cwd];
     dirs.extend(ctx.project_root.clone());
-    for rd in readings.iter().flatten() {
-        for stage in &rd.stages {
-            let prog = stage
-                .first()
-                .map(|p| shell::program_name(p))
-                .unwrap_or_default();
-            if prog != "cd" && prog != "pushd" {
-                continue;
-            }
-            let target = stage.iter().skip(1).find(|a| !a.starts_with(b"-"));
-            match target {
-                None => dirs.extend(ctx.home.clone()),
-                Some(t) if t.contains(&crate::pattern::WILD) || t.contains(&shell::UNKNOWN) => {
-                    return None
-                }
-                Some(t) => {
-                    let t = String::from_utf8_lossy(t).into_owned();
-                    let more: Vec<_> = dirs
-                        .iter()
-                        .map(|d| crate::paths::lexical(&t, Some(d), ctx.home.as_deref()))
-                        .collect();
-                    dirs.extend(more);
-                }
-            }
-            if dirs.len() > 64 {
-                return None;
-            }
+    for t in walk.chdirs()? {
+        let t = String::from_utf8_lossy(&t).into_owned();
+        if t == "~" {
+            dirs.extend(ctx.home.clone());
+            continue;
+        }
+        let more: Vec<_> = dirs
+            .iter()
+            .map(|d| crate::paths::lexical(&t, Some(d), ctx.home.as_deref()))
+            .collect();
+        dirs.extend(more);
+        dirs.sort();
+        dirs.dedup();
+        if dirs.len() > 64 {
+            return None;
         }
     }
     dirs.sort();
@@ -418,56 +376,38 @@ fn work_dirs(
 /// The deny/ask rules a segment meets through the files and URLs it touches.
 fn touches(
     src: &dyn RuleSource,
-    seg: &Segment,
-    rd: &shell::SegmentReadings,
+    w: &shell::Walked,
     dirs: &Option<Vec<std::path::PathBuf>>,
     ctx: &Context,
     host: &str,
     f: &mut dyn FnMut(u32, bool),
 ) -> Result<(), Corrupt> {
-    use shell::files::{self, Access, FileUse};
-    let mut file_uses: Vec<FileUse> = Vec::new();
-    for stage in &rd.stages {
-        for url in files::urls(stage) {
-            src.match_tool("webfetch", &url, "", host, &mut |rule, m| {
+    use shell::effects::Access;
+    for e in &w.effects {
+        for url in &e.urls {
+            src.match_tool("webfetch", url, "", host, &mut |rule, m| {
                 f(rule, m == Match::Possible)
             })?;
         }
-        file_uses.extend(files::uses(stage));
     }
-    for red in &seg.redirects {
-        if let (true, Some(t)) = (red.file, &red.target) {
-            let mut budget = shell::MAX_BRACE_WORDS;
-            let path = t
-                .deny_values(&mut budget)
-                .and_then(|v| v.into_iter().next())
-                .unwrap_or(vec![crate::pattern::WILD]);
-            let access = if red.op.starts_with('<') && red.op != "<>" {
-                Access::Read
-            } else {
-                Access::Write
-            };
-            file_uses.push(FileUse {
-                path,
-                access,
-                recursive: false,
-            });
-        }
-    }
-    file_uses.dedup();
-    for u in file_uses.iter().take(256) {
+    let any_root = std::path::Path::new("/");
+    for u in w
+        .file_uses()
+        .filter(|u| u.access != Access::List)
+        .take(shell::walk::MAX_FILE_USES)
+    {
+        // A read deny also blocks writes of that path; an unknown program's argument may be
+        // either (and only asks).
         let tools: &[&str] = match u.access {
             Access::Read => &[TOOL_READ],
-            // A read deny also blocks writes of that path.
-            Access::Write => &[TOOL_EDIT, TOOL_READ],
+            _ => &[TOOL_EDIT, TOOL_READ],
         };
+        let possible = u.access == Access::Unknown;
         let text = String::from_utf8_lossy(&u.path).into_owned();
         if u.path.contains(&shell::UNKNOWN) {
             // An expansion may name any path (`cat $HOME/.ssh/id_rsa`, `cat src/$X`).
             for tool in tools {
-                src.match_path_under(tool, std::path::Path::new("/"), ctx, host, &mut |r| {
-                    f(r, true)
-                })?;
+                src.match_path_under(tool, any_root, ctx, host, &mut |r| f(r, true))?;
             }
             continue;
         }
@@ -482,9 +422,7 @@ fn touches(
             for base in &bases {
                 let Some(base) = base else {
                     // Relative to a folder polc cannot know: any rule may apply.
-                    src.match_path_under(tool, std::path::Path::new("/"), ctx, host, &mut |r| {
-                        f(r, true)
-                    })?;
+                    src.match_path_under(tool, any_root, ctx, host, &mut |r| f(r, true))?;
                     continue;
                 };
                 let c = Context {
@@ -492,7 +430,7 @@ fn touches(
                     ..ctx.clone()
                 };
                 if wild {
-                    // A glob or unknown word: the literal folder before it may hold a match.
+                    // A glob: the literal folder before it may hold a match.
                     let cut = u
                         .path
                         .iter()
@@ -514,8 +452,8 @@ fn touches(
                     continue;
                 }
                 let q = PathQuery::new(&text, &c);
-                src.match_path(tool, &q, &c, false, host, &mut |r| f(r, false))?;
-                if u.recursive {
+                src.match_path(tool, &q, &c, false, host, &mut |r| f(r, possible))?;
+                if u.recursive && !possible {
                     src.match_path_under(tool, &q.lexical, &c, host, &mut |r| f(r, true))?;
                 }
             }
@@ -597,6 +535,7 @@ fn decide_tool(
     src: &dyn RuleSource,
     host: &str,
     tool: &str,
+    name: &str,
     subject: &str,
     input_text: &str,
     ctx: &Context,
@@ -606,36 +545,110 @@ fn decide_tool(
     src.match_tool(tool, subject, input_text, host, &mut |rule, m| {
         raw.push((rule, m))
     })?;
-    if tool == TOOL_READ || tool == TOOL_EDIT {
-        let q = PathQuery::new(subject, ctx);
-        for allow in [false, true] {
-            src.match_path(tool, &q, ctx, allow, host, &mut |rule| {
-                raw.push((rule, Match::Definite))
-            })?;
+    if !name.is_empty() && name != tool {
+        // Rules written for the host's own tool name (a bare Claude `Glob`).
+        src.match_tool(name, subject, input_text, host, &mut |rule, m| {
+            raw.push((rule, m))
+        })?;
+    }
+    // Rules that grant the whole call when they allow (`any`, tool, MCP and content rules);
+    // a path allow grants only its path (see `every_path_allowed`).
+    let mut whole: Vec<u32> = raw
+        .iter()
+        .filter(|&&(_, m)| m == Match::Definite)
+        .map(|&(r, _)| r)
+        .collect();
+    let path_tool = tool == TOOL_READ || tool == TOOL_EDIT;
+    // Other tools (MCP servers, agent tools polc has no name for): their path fields meet
+    // the deny/ask path rules — a read-denied path is denied, an edit-denied one asks (the
+    // tool may write it) — and path allows never grant them.
+    let other_tool = !path_tool && !matches!(tool, TOOL_BASH | "webfetch" | "websearch");
+    let mut unattestable = Vec::new();
+    // Every path named must be allowed by a path rule (or the call by an `any`/content
+    // allow) for the call to be allowed.
+    let mut every_path_allowed = path_tool;
+    if path_tool || other_tool {
+        let tp = toolpaths::tool_paths(tool, subject, input_text);
+        if tp.unreadable {
+            unattestable.push("a tool input whose path polc cannot read".to_string());
         }
-        if tool == TOOL_READ && is_search(input_text) {
-            // Grep/Glob-like tools read a whole folder: at least ask when it could hold a
-            // denied path.
-            src.match_path_under(TOOL_READ, &q.lexical, ctx, host, &mut |rule| {
-                raw.push((rule, Match::Possible))
-            })?;
+        // (tool for deny/ask, definite?) pairs each path meets.
+        let deny_tools: Vec<(&str, bool)> = match tool {
+            TOOL_READ => vec![(TOOL_READ, true)],
+            // A read deny also blocks edits of that path.
+            TOOL_EDIT => vec![(TOOL_EDIT, true), (TOOL_READ, true)],
+            _ => vec![(TOOL_READ, true), (TOOL_EDIT, false)],
+        };
+        let under_tools: Vec<&str> = match tool {
+            TOOL_READ => vec![TOOL_READ],
+            _ => vec![TOOL_EDIT, TOOL_READ],
+        };
+        let named = tp.files.iter().map(|p| (p, false));
+        for (path, recursive) in named.chain(tp.folders.iter().map(|p| (p, true))) {
+            let q = PathQuery::new(path, ctx);
+            for &(t, definite) in &deny_tools {
+                let m = if definite {
+                    Match::Definite
+                } else {
+                    Match::Possible
+                };
+                src.match_path(t, &q, ctx, false, host, &mut |rule| raw.push((rule, m)))?;
+            }
+            if path_tool {
+                // Claude Code reads `dir/**` as covering `dir` itself (a Grep over `secrets/`
+                // under a `Read(./secrets/**)` deny is denied there): deny/ask rules that hold
+                // every child of the path also hold the path. Checked with a child name no
+                // rule names.
+                let child = format!("{}/.polc-child", path.trim_end_matches('/'));
+                let cq = PathQuery::new(&child, ctx);
+                for &(t, definite) in &deny_tools {
+                    if definite {
+                        src.match_path(t, &cq, ctx, false, host, &mut |rule| {
+                            raw.push((rule, Match::Definite))
+                        })?;
+                    }
+                }
+            }
+            if recursive {
+                // A folder read recursively: at least ask when it could hold a denied path.
+                for &t in &under_tools {
+                    src.match_path_under(t, &q.lexical, ctx, host, &mut |rule| {
+                        raw.push((rule, Match::Possible))
+                    })?;
+                }
+            }
+            if path_tool {
+                let mut allowed = false;
+                src.match_path(tool, &q, ctx, true, host, &mut |rule| {
+                    allowed = true;
+                    raw.push((rule, Match::Definite))
+                })?;
+                every_path_allowed &= allowed;
+            }
         }
-        if tool == TOOL_EDIT {
-            // A read deny also blocks edits of that path (deny/ask only).
-            src.match_path(TOOL_READ, &q, ctx, false, host, &mut |rule| {
-                raw.push((rule, Match::Definite))
-            })?;
+        for glob in &tp.globs {
+            let folder = toolpaths::glob_folder(glob);
+            let q = PathQuery::new(&folder, ctx);
+            for &t in &under_tools {
+                src.match_path_under(t, &q.lexical, ctx, host, &mut |rule| {
+                    raw.push((rule, Match::Possible))
+                })?;
+            }
         }
+        // A glob stays inside its folder (which must be allowed) unless it climbs out or
+        // starts elsewhere (`../*`, `{a,..}`, `/etc/*`, `~/.ssh/*`): then never allowed.
+        every_path_allowed &= !tp.escapes;
     }
     src.match_content(tool, &[input_text.as_bytes()], false, host, &mut |rule| {
         raw.push((rule, Match::Definite))
     })?;
     src.match_content(tool, &[input_text.as_bytes()], true, host, &mut |rule| {
+        whole.push(rule);
         raw.push((rule, Match::Definite))
     })?;
     raw.sort_by_key(|&(r, m)| (r, m == Match::Possible));
     raw.dedup_by_key(|x| x.0);
-    let mut allowed = false;
+    let mut allowed = path_tool && every_path_allowed;
     for (rule, m) in raw {
         let v = src.verdict(rule)?;
         let possible = m == Match::Possible;
@@ -643,7 +656,7 @@ fn decide_tool(
             if possible {
                 continue;
             }
-            allowed = true;
+            allowed |= whole.contains(&rule);
         }
         hits.push(Hit {
             rule,
@@ -652,14 +665,8 @@ fn decide_tool(
             segment: None,
         });
     }
-    finish(src, hits, Vec::new(), Vec::new(), false, allowed)
-}
-
-/// A search tool's input (`pattern`, no `file_path`): it reads a folder recursively.
-fn is_search(input_text: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(input_text)
-        .map(|v| v.get("pattern").is_some() && v.get("file_path").is_none())
-        .unwrap_or(false)
+    let any_unatt = !unattestable.is_empty();
+    finish(src, hits, Vec::new(), unattestable, any_unatt, allowed)
 }
 
 /// Why a matched rule did not win, for explain.

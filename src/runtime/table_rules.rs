@@ -650,13 +650,17 @@ pub fn tool_pattern_match(
         return Some(Match::Definite);
     }
     if rule_tool == "webfetch" && !kind.is_content() {
-        // Domain rules: `domain:example.com`, `*.example.com`, on the URL's host.
+        // Domain rules: `domain:example.com`, `*.example.com`, on every reading of the URL
+        // (web.rs): a deny/ask matches if any reading names a covered host, and possibly
+        // matches when a reading has no host polc can read; an allow needs every reading.
         let rule = std::str::from_utf8(text).ok()?;
-        return match crate::web::url_host(subject) {
-            Some(h) => crate::web::domain_matches(rule, &h).then_some(Match::Definite),
-            // No host polc can read: a deny/ask domain rule could apply.
-            None => (!allow).then_some(Match::Possible),
-        };
+        return crate::web::rule_meets_url(rule, subject, allow).map(|definite| {
+            if definite {
+                Match::Definite
+            } else {
+                Match::Possible
+            }
+        });
     }
     match kind {
         PatternKind::Exact => (text == s).then_some(Match::Definite),
@@ -1010,6 +1014,7 @@ deny mcp__*
                 tool: tool.to_string(),
                 subject: subject.to_string(),
                 input_text: subject.to_string(),
+                name: String::new(),
             });
         }
         for req in &reqs {

@@ -5,27 +5,18 @@ use super::table_rules::TableRules;
 use super::*;
 use crate::ir::{Pattern, PatternKind, Policy, Rule, Span, Tier, Verdict};
 
-/// A minimal Claude-string reader for these unit tests (the real one is in `syntax`).
+/// A Claude rule string read by the real mapper (`syntax::claude`).
 fn claude(verdict: Verdict, s: &str, n: usize) -> Rule {
-    let inner = s
-        .strip_prefix("Bash(")
-        .and_then(|x| x.strip_suffix(')'))
-        .unwrap_or("*");
-    let kind = if inner.contains('*') {
-        PatternKind::Glob
-    } else if verdict == Verdict::Allow {
-        PatternKind::Exact
-    } else {
-        PatternKind::Prefix
+    let crate::syntax::claude::Mapped::Rule { tool, pattern } =
+        crate::syntax::claude::map_rule(s, verdict).expect("a rule string")
+    else {
+        panic!("{s} is not a rule");
     };
     Rule {
         id: format!("r{n}"),
         verdict,
-        tool: "bash".into(),
-        patterns: vec![Pattern {
-            kind,
-            text: inner.into(),
-        }],
+        tool,
+        patterns: vec![pattern],
         reason: None,
         priority: 0,
         hosts: vec![],
@@ -404,14 +395,14 @@ fn content_rules_see_dequoted_text() {
             kind: PatternKind::Contains,
             text: "prod-db.internal".into(),
         }],
-        ..claude(Verdict::Deny, "x", 1)
+        ..claude(Verdict::Deny, "Bash(x)", 1)
     });
     p.rules.push(Rule {
         patterns: vec![Pattern {
             kind: PatternKind::Regex,
             text: "postgres://[^ ]*@".into(),
         }],
-        ..claude(Verdict::Deny, "y", 2)
+        ..claude(Verdict::Deny, "Bash(y)", 2)
     });
     assert_eq!(both(&p, "psql -h prod-db.internal"), Decision::Deny);
     assert_eq!(both(&p, "psql -h 'prod-db.inter''nal'"), Decision::Deny);
@@ -522,6 +513,7 @@ fn decide_file(p: &Policy, tool: &str, path: &str, ctx: &Context) -> Decision {
         tool: tool.into(),
         subject: path.into(),
         input_text: path.into(),
+        name: String::new(),
     };
     decide_req(p, &req, ctx)
 }
@@ -531,6 +523,7 @@ fn decide_call(p: &Policy, tool: &str, subject: &str, input: &str) -> Decision {
         tool: tool.into(),
         subject: subject.into(),
         input_text: input.into(),
+        name: String::new(),
     };
     decide_req(p, &req, &Context::default())
 }

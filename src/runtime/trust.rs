@@ -1,20 +1,18 @@
 //! Which project tables may grant permissions (SPEC §5): a project table's allow rules
-//! count only after a person ran `polc trust` for that project root and that exact table
-//! (SHA-256 of its bytes), recorded in the user's config dir.
+//! count only after a person ran `polc trust` for that project root, that table path and
+//! that exact table (SHA-256 of its bytes), recorded in the user's config dir. Trusting a
+//! (root, table) again replaces the digest trusted before for the pair.
 //!
-//! The config dir is `$POLC_CONFIG_DIR` when set and not inside the project (a cloned
-//! repository can set hook environment variables; it must not be able to point polc at a
-//! trust list it ships), else `<home>/.config/polc` with the home directory taken from the
-//! password database, not `$HOME`.
+//! The config dir is `<home>/.config/polc` with the home directory taken from the password
+//! database, not `$HOME`; nothing in the environment moves it (`runtime::state`).
 
+use crate::table::cache::{self as tcache, FileKey};
 use sha2::{Digest, Sha256};
 use std::io::Write;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+/// The trust list: one `digest<TAB>root<TAB>table` a line.
 pub const TRUST_FILE: &str = "trusted";
-/// SHA-256 results already computed for a file version (device, inode, size, mtime, ctime).
-pub const HASH_CACHE_FILE: &str = "trusted-hashes";
 
 /// The real user's home from the password database (looked up once per process: each
 /// lookup goes through NSS).
@@ -67,19 +65,9 @@ fn nss_home() -> Option<PathBuf> {
     }
 }
 
-/// The user's polc config dir (trust list, user table).
-pub fn config_dir(project_root: Option<&Path>) -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("POLC_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        let d = PathBuf::from(d);
-        let inside = |root: &Path| {
-            let (a, b) = (canon(&d), canon(root));
-            a.starts_with(&b)
-        };
-        if d.is_absolute() && !project_root.is_some_and(inside) {
-            return Some(d);
-        }
-    }
-    passwd_home().map(|h| h.join(".config").join("polc"))
+/// The user's polc config dir (trust list, user table): fixed, see `runtime::state`.
+pub fn config_dir() -> Option<PathBuf> {
+    super::state::config_dir()
 }
 
 /// Canonical form when it exists, else the path itself made absolute.
@@ -99,53 +87,72 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-fn stat_key(md: &std::fs::Metadata) -> String {
-    format!(
-        "{}:{}:{}:{}.{}:{}.{}",
-        md.dev(),
-        md.ino(),
-        md.size(),
-        md.mtime(),
-        md.mtime_nsec(),
-        md.ctime(),
-        md.ctime_nsec()
-    )
-}
+/// Cache file (in the cache folder) of SHA-256 results per table version.
+pub const HASH_CACHE: &str = "sha256";
 
-/// SHA-256 of `bytes` (the table as mapped), cached per file version in the config dir.
-pub fn table_digest(config: Option<&Path>, path: &Path, bytes: &[u8]) -> String {
-    let key = std::fs::metadata(path).ok().map(|m| stat_key(&m));
-    if let (Some(cfg), Some(k)) = (config, &key) {
-        if let Ok(text) = std::fs::read_to_string(cfg.join(HASH_CACHE_FILE)) {
-            for line in text.lines() {
-                if let Some((kk, h)) = line.split_once(' ') {
-                    if kk == k && h.len() == 64 {
-                        return h.to_string();
-                    }
-                }
+/// SHA-256 of `bytes`, the table exactly as loaded and checked. `identity` is the version
+/// of the descriptor those bytes were read from, `Some` only when it did not change while
+/// they were read ([`crate::table::Table::identity`]); the result is cached under it in
+/// `cache` and recorded only when the identity is settled (`table::cache`).
+pub fn table_digest(cache: Option<&Path>, identity: Option<&FileKey>, bytes: &[u8]) -> String {
+    let prefix = identity.map(|k| format!("s1 {} ", k.fields()));
+    if let (Some(d), Some(p)) = (cache, &prefix) {
+        if let Some(h) = tcache::Snapshot::load(d, HASH_CACHE).find_value(p) {
+            if h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return h.to_string();
             }
         }
     }
     let h = hex(&Sha256::digest(bytes));
-    if let (Some(cfg), Some(k)) = (config, key) {
-        let _ = append_line(&cfg.join(HASH_CACHE_FILE), &format!("{k} {h}"), 4096);
+    if let (Some(d), Some(p), Some(k)) = (cache, prefix, identity) {
+        if k.settled(tcache::SETTLE) {
+            tcache::record(d, HASH_CACHE, &tcache::seal(format!("{p}{h}")));
+        }
     }
     h
 }
 
-/// Append a line, keeping at most `cap` lines (oldest dropped). Best effort.
-fn append_line(path: &Path, line: &str, cap: usize) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+/// The trust list's key for a table path: canonical when it exists.
+pub fn table_key(table: &Path) -> PathBuf {
+    canon(table)
+}
+
+/// Rewrites `path` under an exclusive `flock` on `<path>.lock`: `edit` gets the current
+/// lines and returns the new ones. Temp file + rename, so readers see old or new, whole.
+fn rewrite_locked(
+    path: &Path,
+    edit: impl FnOnce(Vec<String>) -> Vec<String>,
+) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    super::state::ensure_dir(dir)?;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_CLOEXEC | libc::O_NOFOLLOW)
+        .open(path.with_extension("lock"))?;
+    // SAFETY: flock on a descriptor we own; released when `lock` closes.
+    if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) } != 0 {
+        return Err(std::io::Error::last_os_error());
     }
-    let existing = std::fs::read_to_string(path).unwrap_or_default();
-    let mut lines: Vec<&str> = existing.lines().filter(|l| *l != line).collect();
-    lines.push(line);
-    let skip = lines.len().saturating_sub(cap);
+    let existing = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e),
+    };
+    let lines = edit(existing.lines().map(str::to_string).collect());
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     {
-        let mut f = std::fs::File::create(&tmp)?;
-        for l in &lines[skip..] {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        for l in &lines {
             writeln!(f, "{l}")?;
         }
         f.sync_all()?;
@@ -153,25 +160,105 @@ fn append_line(path: &Path, line: &str, cap: usize) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// Is this table trusted for this project root?
-pub fn is_trusted(config: Option<&Path>, root: &Path, digest: &str) -> bool {
+fn trust_line(digest: &str, root: &Path, table: &Path) -> String {
+    format!("{digest}\t{}\t{}", root.display(), table.display())
+}
+
+/// Is this table (`digest` of its bytes) trusted for this project root and table path?
+pub fn is_trusted(config: Option<&Path>, root: &Path, table: &Path, digest: &str) -> bool {
     let Some(cfg) = config else { return false };
-    let root = canon(root);
     let Ok(text) = std::fs::read_to_string(cfg.join(TRUST_FILE)) else {
         return false;
     };
-    text.lines().any(|l| {
-        l.split_once('\t')
-            .is_some_and(|(h, r)| h == digest && Path::new(r) == root)
+    let want = trust_line(digest, &canon(root), &table_key(table));
+    text.lines().any(|l| l == want)
+}
+
+/// Records a table as trusted for (root, table path), revoking the digest trusted before
+/// for that pair (called by `polc trust` after confirmation): a table restored from history
+/// is untrusted again.
+pub fn record(config: &Path, root: &Path, table: &Path, digest: &str) -> std::io::Result<()> {
+    let (root, table) = (canon(root), table_key(table));
+    let pair = format!("\t{}\t{}", root.display(), table.display());
+    let line = trust_line(digest, &root, &table);
+    rewrite_locked(&config.join(TRUST_FILE), |mut lines| {
+        lines.retain(|l| !l.ends_with(&pair) && l.contains('\t'));
+        lines.push(line);
+        lines
     })
 }
 
-/// Record a table as trusted for a root (called by `polc trust` after confirmation).
-pub fn record(config: &Path, root: &Path, digest: &str) -> std::io::Result<()> {
+/// Removes trust for (root, table), or for every table of `root`; returns how many lines went.
+pub fn forget(config: &Path, root: &Path, table: Option<&Path>) -> std::io::Result<usize> {
     let root = canon(root);
-    append_line(
-        &config.join(TRUST_FILE),
-        &format!("{digest}\t{}", root.display()),
-        10_000,
-    )
+    let table = table.map(table_key);
+    let mut n = 0;
+    rewrite_locked(&config.join(TRUST_FILE), |lines| {
+        let before = lines.len();
+        let kept: Vec<String> = lines
+            .into_iter()
+            .filter(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                !(f.len() == 3
+                    && Path::new(f[1]) == root
+                    && table.as_deref().is_none_or(|t| Path::new(f[2]) == t))
+            })
+            .collect();
+        n = before - kept.len();
+        kept
+    })?;
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trusting_a_pair_again_revokes_its_old_digest_and_forget_drops_it() {
+        let d = tempfile::tempdir().unwrap();
+        let cfg = d.path().join("cfg");
+        let (root, t1, t2) = (d.path(), d.path().join("a.bin"), d.path().join("b.bin"));
+        record(&cfg, root, &t1, "d1").unwrap();
+        record(&cfg, root, &t2, "d1").unwrap();
+        assert!(is_trusted(Some(&cfg), root, &t1, "d1"));
+        record(&cfg, root, &t1, "d2").unwrap();
+        assert!(
+            !is_trusted(Some(&cfg), root, &t1, "d1"),
+            "old digest revoked"
+        );
+        assert!(is_trusted(Some(&cfg), root, &t1, "d2"));
+        // Another table of the same root keeps its own trust; another root trusts nothing.
+        assert!(is_trusted(Some(&cfg), root, &t2, "d1"));
+        assert!(!is_trusted(Some(&cfg), &root.join("x"), &t1, "d2"));
+        assert_eq!(forget(&cfg, root, Some(&t1)).unwrap(), 1);
+        assert!(!is_trusted(Some(&cfg), root, &t1, "d2"));
+        assert!(is_trusted(Some(&cfg), root, &t2, "d1"));
+        assert_eq!(forget(&cfg, root, None).unwrap(), 1);
+        assert!(!is_trusted(Some(&cfg), root, &t2, "d1"));
+        // A two-field line of the old format grants nothing.
+        std::fs::write(
+            cfg.join(TRUST_FILE),
+            format!("d9\t{}\n", canon(root).display()),
+        )
+        .unwrap();
+        assert!(!is_trusted(Some(&cfg), root, &t1, "d9"));
+    }
+
+    #[test]
+    fn digest_cache_is_used_only_under_an_identity() {
+        let d = tempfile::tempdir().unwrap();
+        let k = FileKey {
+            dev: 1,
+            ino: 2,
+            size: 3,
+            mtime: (1_700_000_000, 0),
+            ctime: (1_700_000_000, 0),
+        };
+        let h1 = table_digest(Some(d.path()), Some(&k), b"one");
+        // Cached under k: the same key answers the recorded digest...
+        assert_eq!(table_digest(Some(d.path()), Some(&k), b"two"), h1);
+        // ...and without an identity the bytes are always hashed.
+        assert_ne!(table_digest(Some(d.path()), None, b"two"), h1);
+    }
 }

@@ -1,12 +1,15 @@
 //! Shell commands as polc sees them: segments, words, and the readings rules are matched
 //! against (SPEC §4). See `README.md` in this folder for the procedure.
 
+pub mod effects;
 mod lex;
 pub mod lists;
 mod readings;
+pub mod walk;
 
-pub use readings::{analyse_segment, program_name, Inner, SegmentReadings, UNKNOWN};
-pub mod files;
+pub use effects::{program_name, Inner};
+pub use readings::{analyse_segment, SegmentReadings, MAX_PEEL, UNKNOWN};
+pub use walk::{walk, Walk, Walked};
 
 use crate::pattern::WILD;
 

@@ -9,6 +9,8 @@ use std::fmt::Write as _;
 pub enum Severity {
     Error,
     Warning,
+    /// Information only (a Claude Code settings key polc does not use).
+    Note,
 }
 
 impl Severity {
@@ -16,6 +18,7 @@ impl Severity {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         }
     }
 }
@@ -167,7 +170,7 @@ impl Diagnostics {
         self.0.iter().filter(|d| d.is_error())
     }
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.0.iter().filter(|d| !d.is_error())
+        self.0.iter().filter(|d| d.severity == Severity::Warning)
     }
     /// Every diagnostic rendered, separated by blank lines, then a one-line summary.
     pub fn render_all(&self) -> String {
@@ -177,7 +180,7 @@ impl Diagnostics {
             out.push('\n');
         }
         let errors = self.errors().count();
-        let warnings = self.0.len() - errors;
+        let warnings = self.warnings().count();
         if errors > 0 {
             let _ = writeln!(
                 out,
@@ -201,12 +204,14 @@ impl Diagnostics {
         }
         out
     }
-    /// `{"errors": n, "warnings": n, "diagnostics": [...]}`.
+    /// `{"errors": n, "warnings": n, "notes": n, "diagnostics": [...]}`.
     pub fn to_json(&self) -> serde_json::Value {
         let errors = self.errors().count();
+        let warnings = self.warnings().count();
         json!({
             "errors": errors,
-            "warnings": self.0.len() - errors,
+            "warnings": warnings,
+            "notes": self.0.len() - errors - warnings,
             "diagnostics": self.0.iter().map(Diagnostic::to_json).collect::<Vec<_>>(),
         })
     }

@@ -31,23 +31,11 @@ pub const SETTLE: Duration = Duration::from_secs(2);
 pub const VERIFIED: &str = "verified";
 pub const FRESH: &str = "fresh";
 
-/// The integrity cache folder: `$POLC_CACHE_DIR`, else `$XDG_CACHE_HOME/polc`, else
-/// `$HOME/.cache/polc`. Only absolute paths are taken from the environment. `None` when no
-/// candidate exists (then nothing is cached and every open verifies fully).
+/// The integrity cache folder: `<home>/.cache/polc`, home from the password database; no
+/// environment variable moves it (`runtime::state`). `None` without a home (then nothing is
+/// cached and every open verifies fully).
 pub fn cache_dir() -> Option<PathBuf> {
-    let abs = |v: std::ffi::OsString| {
-        let p = PathBuf::from(v);
-        p.is_absolute().then_some(p)
-    };
-    if let Some(p) = std::env::var_os("POLC_CACHE_DIR").and_then(abs) {
-        return Some(p);
-    }
-    if let Some(p) = std::env::var_os("XDG_CACHE_HOME").and_then(abs) {
-        return Some(p.join("polc"));
-    }
-    std::env::var_os("HOME")
-        .and_then(abs)
-        .map(|h| h.join(".cache").join("polc"))
+    crate::runtime::state::cache_dir()
 }
 
 /// A file's identity and version as `fstat`/`stat` report it.
@@ -81,7 +69,8 @@ impl FileKey {
         now_ns - c_ns >= settle.as_nanos() as i128
     }
 
-    fn fields(&self) -> String {
+    /// The key as text (cache lines).
+    pub fn fields(&self) -> String {
         format!(
             "{} {} {} {}.{} {}.{}",
             self.dev, self.ino, self.size, self.mtime.0, self.mtime.1, self.ctime.0, self.ctime.1
@@ -102,7 +91,8 @@ pub fn fresh_line(key: &FileKey, stamp_size: u64, stamp_hash: u64) -> String {
     ))
 }
 
-fn seal(body: String) -> String {
+/// `body` followed by its FNV-1a 64 (a torn or edited line never matches).
+pub fn seal(body: String) -> String {
     let h = crate::ir::fnv1a64(body.as_bytes());
     format!("{body} {h:016x}")
 }
@@ -146,6 +136,24 @@ impl Snapshot {
         let mut lines = self.0.split(|&b| b == b'\n');
         let _unterminated = lines.next_back();
         lines.any(|l| l.len() == needle.len() && l == needle)
+    }
+}
+
+impl Snapshot {
+    /// The rest of the first sealed line starting with `prefix` (its seal removed and
+    /// checked), e.g. the digest cached for a key.
+    pub fn find_value(&self, prefix: &str) -> Option<&str> {
+        let mut lines = self.0.split(|&b| b == b'\n');
+        let _unterminated = lines.next_back();
+        lines
+            .filter_map(|l| std::str::from_utf8(l).ok())
+            .find_map(|l| {
+                let (body, h) = l.rsplit_once(' ')?;
+                if format!("{:016x}", crate::ir::fnv1a64(body.as_bytes())) != h {
+                    return None;
+                }
+                body.strip_prefix(prefix)
+            })
     }
 }
 
@@ -210,7 +218,32 @@ fn try_record(dir: &Path, name: &str, line: &str) -> std::io::Result<()> {
     let mut new = Vec::with_capacity(tail.len() + entry.len());
     new.extend_from_slice(tail);
     new.extend_from_slice(entry.as_bytes());
+    sweep_dead_temps(dir, name);
     super::write_atomic(&file, &new)
+}
+
+/// Removes `write_atomic`'s temporary files for `name` (`.NAME.tmp.PID.N`) whose writer is
+/// gone (a hook killed mid-compaction), so none outlives its writer past the next compaction.
+fn sweep_dead_temps(dir: &Path, name: &str) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.tmp.");
+    for e in rd.flatten() {
+        let n = e.file_name();
+        let Some(rest) = n.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let pid = rest
+            .split('.')
+            .next()
+            .and_then(|p| p.parse::<i32>().ok())
+            .unwrap_or(0);
+        // SAFETY: kill with signal 0 only checks that the process exists.
+        if pid <= 0 || unsafe { libc::kill(pid, 0) } != 0 {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 #[cfg(test)]
@@ -262,6 +295,24 @@ mod tests {
             &verified_line(&key(n as u64 - 2), 1)
         ));
         assert!(!contains(dir, VERIFIED, &verified_line(&key(0), 1)));
+    }
+
+    #[test]
+    fn compaction_sweeps_dead_writers_temps() {
+        let d = tempfile::tempdir().unwrap();
+        let dead = d.path().join(format!(".{VERIFIED}.tmp.999999999.0"));
+        let live = d.path().join(format!(
+            ".{VERIFIED}.tmp.{}.0",
+            std::os::unix::process::parent_id()
+        ));
+        std::fs::write(&dead, "x").unwrap();
+        std::fs::write(&live, "x").unwrap();
+        let n = 2 * MAX_CACHE_BYTES / verified_line(&key(0), 0).len() + 10;
+        for i in 0..n as u64 {
+            record(d.path(), VERIFIED, &verified_line(&key(i), 1));
+        }
+        assert!(!dead.exists());
+        assert!(live.exists());
     }
 
     #[test]

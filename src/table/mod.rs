@@ -19,6 +19,7 @@ pub mod cache;
 mod codec;
 pub mod crc;
 mod header;
+mod lease;
 mod load;
 mod write;
 

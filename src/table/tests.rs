@@ -285,6 +285,46 @@ fn settle_then<T>(f: impl FnOnce() -> T) -> T {
     f()
 }
 
+/// A table over `PRIVATE_COPY_MAX`: mapped under a read lease when the kernel grants one;
+/// opening it for writing afterwards marks it changed (a decision from it is denied).
+#[test]
+fn large_table_is_leased_and_a_writer_marks_it_changed() {
+    use std::io::Write;
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("policy.bin");
+    let big = vec![7u8; (super::load::PRIVATE_COPY_MAX + 4096) as usize];
+    let bytes = encode(&[], &counts(), &[(1, &big[..])]);
+    write_atomic(&p, &bytes).unwrap();
+    let t = Table::open_with_cache(&p, None).unwrap();
+    assert_eq!(t.bytes(), &bytes[..]);
+    if !t.is_mapped() {
+        // No lease here (file system or privileges): a private copy, never changed.
+        assert!(!t.changed());
+        return;
+    }
+    assert!(!t.changed());
+    assert!(t.identity().is_some());
+    // A writer opening it (even to write nothing) breaks the lease before its open returns.
+    let w = std::thread::spawn({
+        let p = p.clone();
+        move || {
+            let mut f = std::fs::OpenOptions::new().write(true).open(&p).unwrap();
+            f.write_all(b"").unwrap();
+        }
+    });
+    let t0 = std::time::Instant::now();
+    while !t.changed() && t0.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    w.join().unwrap();
+    assert!(t.changed());
+    // While any writer holds the file open, no lease is granted: a private copy.
+    let _w = std::fs::OpenOptions::new().write(true).open(&p).unwrap();
+    let u = Table::open_with_cache(&p, None).unwrap();
+    assert!(!u.is_mapped());
+    assert!(!u.changed());
+}
+
 #[test]
 fn open_maps_and_aligns_sections() {
     let d = tempfile::tempdir().unwrap();
@@ -292,7 +332,9 @@ fn open_maps_and_aligns_sections() {
     write_atomic(&p, &small()).unwrap();
     let t = Table::open_with_cache(&p, None).unwrap();
     assert_eq!(t.bytes(), &small()[..]);
-    assert_eq!(t.bytes().as_ptr() as usize % 4096, 0);
+    // A small table is a private copy (issue 12): nothing a writer does reaches it.
+    assert!(!t.is_mapped());
+    assert_eq!(t.bytes().as_ptr() as usize % 64, 0);
     assert_eq!(t.section(7).unwrap().as_ptr() as usize % 64, 0);
     assert_eq!(t.path(), Some(p.as_path()));
     let u = Table::open_unmapped(&p, None).unwrap();

@@ -8,6 +8,8 @@ pub struct Project {
     pub dir: tempfile::TempDir,
     pub config: tempfile::TempDir,
     pub cache: tempfile::TempDir,
+    /// polc's state folder (session starts, recorded tables) for this project's runs.
+    pub state: tempfile::TempDir,
 }
 
 pub struct Run {
@@ -66,6 +68,7 @@ impl Project {
             dir: tempfile::tempdir().unwrap(),
             config: tempfile::tempdir().unwrap(),
             cache: tempfile::tempdir().unwrap(),
+            state: tempfile::tempdir().unwrap(),
         }
     }
 
@@ -93,6 +96,10 @@ impl Project {
             .current_dir(self.dir.path())
             .env("POLC_CONFIG_DIR", self.config.path())
             .env("POLC_CACHE_DIR", self.cache.path())
+            // Path isolation: honoured only by a `test-paths` build (what `cargo test`
+            // builds); a shipped build ignores all three.
+            .env("POLC_STATE_DIR", self.state.path())
+            .env_remove("POLC_HOOK_SELFTEST")
             .env_remove("POLC_TABLE")
             .env_remove("POLC_HOST")
             .env_remove("CLAUDE_PROJECT_DIR")
@@ -126,8 +133,8 @@ impl Project {
     pub fn trust(&self, table: &str) {
         let p = self.path(table);
         let bytes = std::fs::read(&p).unwrap();
-        let digest = polc::runtime::trust::table_digest(None, &p, &bytes);
-        polc::runtime::trust::record(self.config.path(), self.dir.path(), &digest).unwrap();
+        let digest = polc::runtime::trust::table_digest(None, None, &bytes);
+        polc::runtime::trust::record(self.config.path(), self.dir.path(), &p, &digest).unwrap();
     }
 
     /// Build `sources` into `compiled/policy.bin` and trust it.

@@ -1,8 +1,10 @@
+use super::gather::glob_match;
 use super::*;
+use crate::paths::canonical_memo as canonical;
 
-fn pat(s: &str) -> Vec<Tok> {
+fn pat(s: &str) -> Vec<u8> {
     s.bytes()
-        .map(|b| if b == b'*' { Tok::Wild } else { Tok::Ch(b) })
+        .map(|b| if b == b'*' { WILD } else { b })
         .collect()
 }
 
@@ -34,6 +36,7 @@ fn check(cmd: &str) -> Option<Verdict> {
             &Request::Bash {
                 command: cmd.into(),
             },
+            None,
             root,
         )
         .map(|f| f.verdict)
@@ -78,19 +81,21 @@ fn edit_tools_cannot_touch_protected_paths() {
         tool: "edit".into(),
         subject: path.into(),
         input_text: format!("{{\"file_path\":\"{path}\"}}"),
+        name: String::new(),
     };
     assert_eq!(
-        p.check(&edit("/proj/.claude/settings.json"), root)
+        p.check(&edit("/proj/.claude/settings.json"), None, root)
             .map(|f| f.verdict),
         Some(Verdict::Deny)
     );
-    assert_eq!(p.check(&edit("/proj/src/main.rs"), root), None);
+    assert_eq!(p.check(&edit("/proj/src/main.rs"), None, root), None);
     let read = Request::Tool {
         tool: "read".into(),
         subject: "/proj/.claude/settings.json".into(),
         input_text: String::new(),
+        name: String::new(),
     };
-    assert_eq!(p.check(&read, root), None);
+    assert_eq!(p.check(&read, None, root), None);
 }
 
 #[test]

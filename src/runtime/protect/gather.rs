@@ -1,0 +1,462 @@
+//! The protected paths of one request, and the questions self-protection asks of them.
+
+use super::super::layers::LoadedLayer;
+use super::super::{Context, RuleDesc};
+use crate::paths::{canonical_memo as canonical, normalize};
+use crate::pattern::WILD;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+/// A protected entry: a file, a folder (everything inside), or files named
+/// `prefix*suffix` directly in a folder. `ask` entries ask instead of deny (code the
+/// agent's own tools run: `.git/hooks/`, `.git/config`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Entry {
+    File(PathBuf, bool),
+    Dir(PathBuf, bool),
+    Named(PathBuf, &'static str, &'static str),
+}
+
+impl Entry {
+    fn path(&self) -> &Path {
+        match self {
+            Entry::File(p, _) | Entry::Dir(p, _) | Entry::Named(p, _, _) => p,
+        }
+    }
+    fn ask(&self) -> bool {
+        matches!(self, Entry::File(_, true) | Entry::Dir(_, true))
+    }
+    /// Is `p` this entry or inside it?
+    fn covers(&self, p: &Path) -> bool {
+        match self {
+            Entry::File(f, _) => p == f,
+            Entry::Dir(d, _) => p.starts_with(d),
+            Entry::Named(d, pre, suf) => {
+                p.parent() == Some(d.as_path())
+                    && p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with(pre) && n.ends_with(suf))
+            }
+        }
+    }
+}
+
+/// The set of protected paths for one request.
+#[derive(Clone, Debug, Default)]
+pub struct Protected {
+    entries: Vec<Entry>,
+    pub(super) home: Option<PathBuf>,
+    project_root: PathBuf,
+    /// polc's binary and every `polc` in a `PATH` folder ahead of it.
+    pub(super) binaries: Vec<PathBuf>,
+    /// (device, inode) of the protected files that exist, computed on first need.
+    inodes: std::cell::OnceCell<Vec<(u64, u64, PathBuf)>>,
+}
+
+/// Hook configuration and other agent configuration under the project root: files, and
+/// folders dedicated to it (protected as a whole).
+const PROJECT_FILES: &[&str] = &[
+    ".mcp.json",
+    ".gemini/settings.json",
+    ".cursor/hooks.json",
+    ".cursor/cli.json",
+    ".vscode/settings.json",
+    ".factory/settings.json",
+    "opencode.json",
+    ".vibe/config.toml",
+];
+const PROJECT_DIRS: &[&str] = &[
+    ".github/hooks",
+    ".codex",
+    ".polc",
+    ".claude/hooks",
+    ".claude/commands",
+    ".opencode/plugin",
+];
+/// Where the agent's own tools run code from: writes ask.
+const PROJECT_ASK: &[&str] = &[".git/hooks", ".git/config"];
+const HOME_FILES: &[&str] = &[
+    ".gemini/settings.json",
+    ".cursor/hooks.json",
+    ".cursor/cli-config.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".factory/settings.json",
+    ".copilot/config.json",
+    ".claude.json",
+];
+const HOME_DIRS: &[&str] = &[
+    ".claude/hooks",
+    ".claude/commands",
+    ".vibe",
+    ".copilot/hooks",
+    ".config/opencode",
+];
+const SYSTEM_DIRS: &[&str] = &[
+    "/etc/polc",
+    "/etc/claude-code",
+    "/etc/codex",
+    "/etc/gemini-cli",
+];
+
+/// Agent configuration whose presence makes a work-tree rewrite ask (checked with `stat`;
+/// the hook never runs git).
+const AGENT_CONFIG: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".claude/hooks",
+    ".claude/commands",
+    ".mcp.json",
+    ".gemini/settings.json",
+    ".github/hooks",
+    ".cursor/hooks.json",
+    ".codex",
+    ".vscode/settings.json",
+    ".factory/settings.json",
+    ".vibe",
+    ".opencode",
+    "opencode.json",
+];
+
+impl Protected {
+    /// Gather the protected paths for the loaded layers, the config folder and the project.
+    pub fn gather(
+        loaded: &[LoadedLayer],
+        config_dir: Option<&Path>,
+        project_root: &Path,
+    ) -> Protected {
+        let home = super::super::trust::passwd_home();
+        let root = normalize(project_root);
+        let mut p = Protected {
+            home: home.clone(),
+            project_root: root.clone(),
+            ..Protected::default()
+        };
+        for l in loaded {
+            let table = absolute(&l.spec.path, project_root);
+            let folder = table.parent().map(Path::to_path_buf);
+            p.add(Entry::File(table, false));
+            for s in &l.table.meta().sources {
+                let sp = Path::new(&s.path);
+                let abs = match &folder {
+                    Some(f) if sp.is_relative() => f.join(sp),
+                    _ => sp.to_path_buf(),
+                };
+                let abs = normalize(&abs);
+                // A source's folder (`policies/`) is protected as a whole: a new file there
+                // changes what the next build compiles. Not when it is the project root or
+                // above it (a root `permcheck.json` protects that file only).
+                if let Some(d) = abs.parent() {
+                    if !root.starts_with(d) && Some(d) != home.as_deref() {
+                        p.add(Entry::Dir(d.to_path_buf(), false));
+                    }
+                }
+                p.add(Entry::File(abs, false));
+            }
+        }
+        for rel in super::super::layers::PROJECT_TABLES {
+            p.add(Entry::File(root.join(rel), false));
+        }
+        p.add(Entry::File(root.join("permcheck.json"), false));
+        if let Some(c) = config_dir {
+            p.add(Entry::Dir(c.to_path_buf(), false));
+        }
+        if let Some(c) = crate::table::cache_dir() {
+            p.add(Entry::Dir(c, false));
+        }
+        p.add(Entry::Named(root.join(".claude"), "settings", ".json"));
+        for f in PROJECT_FILES {
+            p.add(Entry::File(root.join(f), false));
+        }
+        for d in PROJECT_DIRS {
+            p.add(Entry::Dir(root.join(d), false));
+        }
+        for d in PROJECT_ASK {
+            p.add(Entry::Dir(root.join(d), true));
+        }
+        if let Some(h) = &home {
+            p.add(Entry::Named(h.join(".claude"), "settings", ".json"));
+            for f in HOME_FILES {
+                p.add(Entry::File(h.join(f), false));
+            }
+            for d in HOME_DIRS {
+                p.add(Entry::Dir(h.join(d), false));
+            }
+        }
+        if let Some(c) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+            // Only adds protection.
+            p.add(Entry::Named(PathBuf::from(c), "settings", ".json"));
+        }
+        for d in SYSTEM_DIRS {
+            p.add(Entry::Dir(PathBuf::from(d), false));
+        }
+        p.binaries = binaries();
+        for b in p.binaries.clone() {
+            p.add(Entry::File(b, false));
+        }
+        p
+    }
+
+    /// Add an entry in its lexical form and, when it differs, its canonical form.
+    fn add(&mut self, e: Entry) {
+        let lex = normalize(e.path());
+        let canon = canonical(&lex);
+        let with = |p: PathBuf| match &e {
+            Entry::File(_, a) => Entry::File(p, *a),
+            Entry::Dir(_, a) => Entry::Dir(p, *a),
+            Entry::Named(_, a, b) => Entry::Named(p, a, b),
+        };
+        // Duplicates are harmless (a path is checked twice), so no O(n²) search here.
+        if canon != lex {
+            self.entries.push(with(canon));
+        }
+        self.entries.push(with(lex));
+    }
+
+    fn forms(p: &Path) -> [PathBuf; 2] {
+        let lex = normalize(p);
+        let canon = canonical(&lex);
+        [lex, canon]
+    }
+
+    /// Is this absolute path protected (the path or something inside a protected folder)?
+    pub fn covers(&self, p: &Path) -> bool {
+        let f = Self::forms(p);
+        self.entries.iter().any(|e| f.iter().any(|x| e.covers(x)))
+    }
+
+    /// Is every entry covering `p` an ask-only one?
+    pub(super) fn ask_only(&self, p: &Path) -> bool {
+        let f = Self::forms(p);
+        let mut cov = self
+            .entries
+            .iter()
+            .filter(|e| f.iter().any(|x| e.covers(x)))
+            .peekable();
+        cov.peek().is_some() && cov.all(Entry::ask)
+    }
+
+    /// Is `p` an ancestor of a protected path (removing or moving it takes one along)?
+    pub(super) fn ancestor_of_protected(&self, p: &Path) -> bool {
+        let f = Self::forms(p);
+        self.entries
+            .iter()
+            .filter(|e| !e.ask())
+            .any(|e| f.iter().any(|x| e.path().starts_with(x)))
+    }
+
+    /// Could a pattern (WILD spans `/` too) name a protected path, or (for writes) one of
+    /// its ancestors?
+    pub(super) fn pattern_hits(&self, pat: &[u8], ancestors: bool) -> bool {
+        self.entries.iter().any(|e| {
+            let mut probe = e.path().to_path_buf();
+            let mut probes = vec![probe.clone()];
+            if let Entry::Named(_, pre, suf) = e {
+                probes.push(probe.join(format!("{pre}{suf}")));
+            }
+            if ancestors {
+                while probe.pop() {
+                    probes.push(probe.clone());
+                }
+            }
+            probes
+                .iter()
+                .any(|q| glob_match(pat, q.as_os_str().as_encoded_bytes()))
+        })
+    }
+
+    /// The first agent configuration present in the project now.
+    pub(super) fn agent_config_present(&self) -> Option<PathBuf> {
+        AGENT_CONFIG
+            .iter()
+            .map(|r| self.project_root.join(r))
+            .find(|p| std::fs::symlink_metadata(p).is_ok())
+    }
+
+    /// An existing path that is a hard link to a protected file: the protected file.
+    pub(super) fn hard_link_of(&self, p: &Path) -> Option<PathBuf> {
+        let m = std::fs::metadata(p).ok()?;
+        if m.nlink() < 2 || !m.is_file() {
+            return None;
+        }
+        // Only a file with more than one link can be another name of a protected file; then
+        // the protected files (and those directly in protected and named folders) are
+        // looked at once.
+        let inodes = self.inodes.get_or_init(|| {
+            let mut files: Vec<PathBuf> = Vec::new();
+            for e in &self.entries {
+                match e {
+                    Entry::File(f, _) => files.push(f.clone()),
+                    Entry::Dir(d, _) | Entry::Named(d, _, _) => {
+                        if let Ok(rd) = std::fs::read_dir(d) {
+                            for x in rd.flatten().take(256) {
+                                let f = x.path();
+                                if e.covers(&f) {
+                                    files.push(f);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            files
+                .into_iter()
+                .filter_map(|f| {
+                    std::fs::metadata(&f)
+                        .ok()
+                        .filter(|m| m.is_file())
+                        .map(|m| (m.dev(), m.ino(), f))
+                })
+                .collect()
+        });
+        inodes
+            .iter()
+            .find(|(d, i, _)| *d == m.dev() && *i == m.ino())
+            .map(|x| x.2.clone())
+    }
+
+    pub(super) fn is_binary(&self, p: &Path) -> bool {
+        self.binaries.iter().any(|b| self.same_file(p, b))
+    }
+
+    pub(super) fn same_file(&self, a: &Path, b: &Path) -> bool {
+        if normalize(a) == normalize(b) {
+            return true;
+        }
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+}
+
+/// polc's binary, and every file named `polc` in a `PATH` folder ahead of its folder (or in
+/// every `PATH` folder when its folder is not on `PATH`): any of them is what an agent's
+/// configured `polc hook` may run.
+fn binaries() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let exe = std::env::current_exe().ok();
+    let exe_dir = exe.as_ref().and_then(|e| e.parent().map(Path::to_path_buf));
+    if let Some(e) = exe {
+        out.push(e);
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        for d in std::env::split_paths(&path).take(64) {
+            if !d.is_absolute() {
+                continue;
+            }
+            if exe_dir.as_deref() == Some(d.as_path()) {
+                break;
+            }
+            out.push(d.join("polc"));
+        }
+    }
+    out
+}
+
+fn absolute(p: &Path, root: &Path) -> PathBuf {
+    if p.is_absolute() {
+        normalize(p)
+    } else {
+        std::env::current_dir()
+            .map(|c| normalize(&c.join(p)))
+            .unwrap_or_else(|_| normalize(&root.join(p)))
+    }
+}
+
+/// `*`-style match (WILD) of a pattern against bytes (a wildcard spans `/` too).
+pub(super) fn glob_match(pat: &[u8], s: &[u8]) -> bool {
+    let (mut p, mut i) = (0usize, 0usize);
+    let (mut star, mut mark) = (None::<usize>, 0usize);
+    while i < s.len() {
+        if p < pat.len() && pat[p] != WILD && pat[p] == s[i] {
+            p += 1;
+            i += 1;
+        } else if p < pat.len() && pat[p] == WILD {
+            star = Some(p);
+            mark = i;
+            p += 1;
+        } else if let Some(sp) = star {
+            p = sp + 1;
+            mark += 1;
+            i = mark;
+        } else {
+            return false;
+        }
+    }
+    while p < pat.len() && pat[p] == WILD {
+        p += 1;
+    }
+    p == pat.len()
+}
+
+/// Does this rule name one of `paths`? A bash `exact` rule (it matched the command word for
+/// word), or a read/edit path rule whose literal text before its first wildcard resolves to
+/// the path or a folder above it. Read from the rule's first line (`allow edit glob "X"`,
+/// `Edit(X)`, `Bash(X)`): a lift is never wider than what that line says.
+pub fn rule_names_paths(d: &RuleDesc, paths: &[PathBuf], ctx: &Context) -> bool {
+    let t = d.text.trim();
+    // Claude form: `Tool(spec)`.
+    if let Some((tool, rest)) = t.split_once('(') {
+        if !tool.contains(' ') {
+            let spec = rest.strip_suffix(')').unwrap_or(rest);
+            return match tool {
+                "Bash" => !spec.contains('*'),
+                "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "Read" => names(spec, paths, ctx),
+                _ => false,
+            };
+        }
+    }
+    // DSL header: `allow TOOL KIND "TEXT"`.
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let quoted = t
+        .split_once('"')
+        .and_then(|(_, r)| r.rsplit_once('"'))
+        .map(|(q, _)| q);
+    match (words.get(1).copied(), words.get(2).copied(), quoted) {
+        (Some("bash"), Some("exact"), Some(_)) => true,
+        (Some("read" | "edit"), Some("glob" | "exact"), Some(g)) => names(g, paths, ctx),
+        _ => false,
+    }
+}
+
+/// A bash `exact` rule: DSL `allow bash exact "…"`, or a Claude `Bash(…)` with no `*`.
+pub(super) fn is_exact_bash(d: &RuleDesc) -> bool {
+    let t = d.text.trim();
+    if let Some(spec) = t.strip_prefix("Bash(") {
+        return !spec.contains('*');
+    }
+    let w: Vec<&str> = t.split_whitespace().collect();
+    w.get(1) == Some(&"bash") && w.get(2) == Some(&"exact")
+}
+
+fn names(glob: &str, paths: &[PathBuf], ctx: &Context) -> bool {
+    let cut = glob.find(['*', '?', '[']).unwrap_or(glob.len());
+    let lit = &glob[..cut];
+    let wild = cut < glob.len();
+    if wild && !lit.ends_with('/') {
+        // The wildcard is inside a name: it names no folder.
+        return false;
+    }
+    let base = if let Some(r) = lit.strip_prefix("//") {
+        PathBuf::from("/").join(r)
+    } else if let Some(r) = lit.strip_prefix("~/") {
+        match &ctx.home {
+            Some(h) => h.join(r),
+            None => return false,
+        }
+    } else if let Some(r) = lit.strip_prefix("./").or_else(|| lit.strip_prefix('/')) {
+        match &ctx.project_root {
+            Some(root) => root.join(r),
+            None => return false,
+        }
+    } else {
+        // A bare name matches at any depth: it names no one path.
+        return false;
+    };
+    let base = normalize(&base);
+    if base == Path::new("/") {
+        return false;
+    }
+    paths.iter().any(|p| normalize(p).starts_with(&base))
+}

@@ -1,0 +1,1071 @@
+//! The file, URL and network columns of the catalogue, per program.
+
+use super::{git, text, Access, Effects, Net};
+use crate::pattern::WILD;
+
+/// Programs that read every operand.
+const READERS: &[&str] = &[
+    "cat",
+    "tac",
+    "head",
+    "tail",
+    "less",
+    "more",
+    "most",
+    "bat",
+    "batcat",
+    "nl",
+    "rev",
+    "od",
+    "xxd",
+    "hexdump",
+    "hd",
+    "strings",
+    "base64",
+    "base32",
+    "basenc",
+    "uuencode",
+    "md5sum",
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+    "b2sum",
+    "cksum",
+    "sum",
+    "wc",
+    "uniq",
+    "cut",
+    "paste",
+    "join",
+    "comm",
+    "diff",
+    "diff3",
+    "sdiff",
+    "cmp",
+    "fold",
+    "fmt",
+    "pr",
+    "expand",
+    "unexpand",
+    "column",
+    "jq",
+    "yq",
+    "file",
+    "iconv",
+    "zcat",
+    "zless",
+    "zmore",
+    "bzcat",
+    "xzcat",
+    "zstdcat",
+    "lz4cat",
+    "xmllint",
+    "csvlook",
+    "mlr",
+    "tsort",
+    "ptx",
+    "numfmt",
+    "gpg",
+    "openssl",
+    "pygmentize",
+    "glow",
+    "mdcat",
+    "xsv",
+    "qsv",
+    "dos2unix",
+    "unix2dos",
+    "strings",
+    "readelf",
+    "objdump",
+    "nm",
+    "ldd",
+    "identify",
+    "exiftool",
+    "pdftotext",
+    "source",
+    ".",
+];
+/// Readers whose first operand is a pattern or script, not a file (unless given by `-e`/`-f`).
+const PATTERN_FIRST: &[&str] = &[
+    "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "sed", "gsed", "awk", "gawk", "mawk",
+    "nawk", "look",
+];
+/// Editors: read and write every operand.
+const EDITORS: &[&str] = &[
+    "vi",
+    "vim",
+    "nvim",
+    "view",
+    "vimdiff",
+    "ex",
+    "ed",
+    "red",
+    "nano",
+    "pico",
+    "emacs",
+    "emacsclient",
+    "code",
+    "codium",
+    "micro",
+    "hx",
+    "helix",
+    "kak",
+    "joe",
+    "jed",
+    "mcedit",
+    "gedit",
+    "kate",
+    "subl",
+    "sponge",
+];
+/// Remove (or move away) every operand.
+const DELETERS: &[&str] = &[
+    "rm",
+    "rmdir",
+    "unlink",
+    "shred",
+    "srm",
+    "trash",
+    "trash-put",
+    "gio",
+];
+/// Change metadata of every operand after the first (mode, owner, attribute, ACL).
+const META_AFTER_FIRST: &[&str] = &["chmod", "chown", "chgrp", "chattr", "chcon"];
+/// Change metadata or what a path is, every operand.
+const META: &[&str] = &[
+    "touch", "mount", "umount", "setfacl", "setfattr", "chflags", "utime",
+];
+/// Create or overwrite every operand.
+const CREATORS: &[&str] = &[
+    "mkdir",
+    "mkfifo",
+    "mknod",
+    "truncate",
+    "tee",
+    "fallocate",
+    "mktemp",
+];
+/// Copy-like programs: sources, then a destination (or `-t DIR`).
+const COPIERS: &[&str] = &[
+    "cp", "mv", "ln", "install", "rsync", "scp", "ginstall", "gcp",
+];
+/// Programs that fetch URLs.
+pub const FETCHERS: &[&str] = &[
+    "curl", "wget", "wget2", "http", "https", "xh", "xhs", "aria2c", "lynx", "links", "w3m",
+    "httpie", "fetch", "curlie",
+];
+/// Programs that reach the network (besides fetchers).
+const NETWORK: &[&str] = &[
+    "ssh", "scp", "sftp", "rsync", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "lftp", "gh",
+    "aws", "gcloud", "az", "kubectl", "docker", "podman", "npm", "pnpm", "yarn", "pip", "pip3",
+    "uv", "cargo", "go", "gem", "brew", "apt", "apt-get", "dnf", "yum", "dig", "nslookup", "host",
+    "ping", "mail", "sendmail", "s3cmd", "rclone", "openssl",
+];
+/// Programs whose operands are not opened (names, numbers, text, queries).
+const NO_FILES: &[&str] = &[
+    "ls", "stat", "test", "[", "[[", "du", "df", "basename", "dirname", "realpath", "readlink",
+    "echo", "printf", "pwd", "true", "false", "which", "type", "whereis", "hash", "exit", "return",
+    "export", "unset", "set", "shopt", "wait", "kill", "pkill", "sleep", "date", "id", "whoami",
+    "uname", "hostname", "ps", "tree", "seq", "yes", "cd", "pushd", "popd", "dirs", "env",
+    "printenv", "getconf", "nproc", "uptime", "free", "tty", "stty", "clear", "history", "jobs",
+    "fg", "bg", "disown", "umask", "ulimit", "times", "logname", "groups", "locale", "cal", "bc",
+    "expr", "factor", "find", "fd", "fdfind", "tr", "git-lfs", "man", "info", "help", "apropos",
+    "whatis", "lsof", "pgrep", "top", "htop", "watch", "timeout", "time", "nice", "nohup", "sudo",
+    "doas", "command", "builtin", "exec", "xargs", "ionice", "chrt", "taskset", "setsid", "stdbuf",
+    "unbuffer", "busybox",
+];
+/// Interpreters: the first operand is a script they read and run; the rest is the
+/// script's business.
+const INTERPRETERS: &[&str] = &[
+    "python",
+    "python2",
+    "python3",
+    "pypy",
+    "pypy3",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
+    "ruby",
+    "perl",
+    "php",
+    "lua",
+    "luajit",
+    "rscript",
+    "julia",
+    "tclsh",
+    "wish",
+    "osascript",
+    "groovy",
+    "kotlin",
+    "scala",
+    "swift",
+    "elixir",
+    "erl",
+    "escript",
+    "racket",
+    "guile",
+    "sbcl",
+    "ts-node",
+    "tsx",
+];
+
+fn has_flag(args: &[Vec<u8>], short: char, long: &[&str]) -> bool {
+    args.iter().any(|a| {
+        let a = text(a);
+        (a.starts_with('-') && !a.starts_with("--") && a.len() > 1 && a[1..].contains(short))
+            || long
+                .iter()
+                .any(|l| a == *l || a.starts_with(&format!("{l}=")))
+    })
+}
+
+/// The value of `-X VALUE`, `-XVALUE`, `--long VALUE` or `--long=VALUE`, every occurrence.
+fn opt_values(args: &[Vec<u8>], short: &[&str], long: &[&str]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < args.len() {
+        let a = &args[k];
+        let t = text(a);
+        let mut took = false;
+        for s in short {
+            if t == *s {
+                if let Some(v) = args.get(k + 1) {
+                    out.push(v.clone());
+                }
+                k += 1;
+                took = true;
+                break;
+            }
+            if t.starts_with(s) && !t.starts_with("--") && t.len() > s.len() {
+                out.push(a[s.len()..].to_vec());
+                took = true;
+                break;
+            }
+        }
+        if !took {
+            for l in long {
+                if t == *l {
+                    if let Some(v) = args.get(k + 1) {
+                        out.push(v.clone());
+                    }
+                    k += 1;
+                    break;
+                }
+                if let Some(v) = t.strip_prefix(&format!("{l}=")) {
+                    out.push(v.as_bytes().to_vec());
+                    break;
+                }
+            }
+        }
+        k += 1;
+    }
+    out
+}
+
+/// Operands: words that are not options (all words after `--`). The values of the options
+/// in `with_arg` are not operands; they are recorded as [`Access::Unknown`] uses, so an
+/// option polc models wrongly can only ask, never hide a path.
+fn operands<'a>(e: &mut Effects, args: &'a [Vec<u8>], with_arg: &[&str]) -> Vec<&'a Vec<u8>> {
+    let mut v = Vec::new();
+    let mut after = false;
+    let mut k = 0;
+    while k < args.len() {
+        let a = &args[k];
+        k += 1;
+        if !after && a.as_slice() == b"--" {
+            after = true;
+            continue;
+        }
+        if after || !a.starts_with(b"-") || a.as_slice() == b"-" {
+            v.push(a);
+        } else if with_arg.iter().any(|o| o.as_bytes() == a.as_slice()) {
+            if let Some(val) = args.get(k) {
+                e.file(val.clone(), Access::Unknown, false);
+            }
+            k += 1;
+        }
+    }
+    v
+}
+
+/// Every word of an unknown command that could name a path: operands, `--opt=VALUE` and
+/// `NAME=VALUE` values, `@file`, and the blank-separated pieces of a word
+/// (`sqlite3 db ".read .env"`).
+fn unknown_candidates(e: &mut Effects, args: &[Vec<u8>]) {
+    for a in args {
+        let mut cands: Vec<&[u8]> = Vec::new();
+        if !a.starts_with(b"-") || a.as_slice() == b"-" {
+            cands.push(a);
+        }
+        if let Some(i) = a.iter().position(|&b| b == b'=') {
+            cands.push(&a[i + 1..]);
+        }
+        if let Some(rest) = a.strip_prefix(b"@") {
+            cands.push(rest);
+        }
+        if a.iter().any(|b| b.is_ascii_whitespace()) {
+            for piece in a.split(|b| b.is_ascii_whitespace()) {
+                cands.push(piece);
+            }
+        }
+        for c in cands {
+            let c = c.strip_prefix(b"@").unwrap_or(c);
+            if !c.is_empty() && !c.starts_with(b"-") {
+                e.file(c.to_vec(), Access::Unknown, false);
+            }
+        }
+    }
+}
+
+pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
+    let name = e.program.clone();
+    let n = name.as_str();
+    let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    e.known = true;
+    if READERS.contains(&n) {
+        // Option values are read as operands too: a path is never hidden behind a flag
+        // polc reads wrongly (`cat -n .env`), and `head -n 5` only adds a harmless `5`.
+        let ops = operands(e, args, &[]);
+        for p in ops {
+            e.file(p.clone(), Access::Read, false);
+        }
+        if n == "gpg" || n == "openssl" {
+            for v in opt_values(args, &["-o"], &["--output", "-out"]) {
+                e.file(v, Access::Write, false);
+            }
+            unknown_candidates(e, args);
+        }
+    } else if n == "sort" {
+        for v in opt_values(args, &["-o"], &["--output"]) {
+            e.file(v, Access::Write, false);
+        }
+        for p in operands(e, args, &["-o", "-k", "-t", "-S", "-T"]) {
+            e.file(p.clone(), Access::Read, false);
+        }
+    } else if n == "split" || n == "csplit" {
+        // `split IN PREFIX` writes PREFIXaa, PREFIXab, …
+        let ops = operands(e, args, &["-b", "-l", "-n", "-a", "-C", "-t", "-f"]);
+        if let Some(i) = ops.first() {
+            e.file((*i).clone(), Access::Read, false);
+        }
+        let mut out = ops.get(1).map(|p| p.to_vec()).unwrap_or(b"x".to_vec());
+        out.push(WILD);
+        e.file(out, Access::Write, false);
+    } else if PATTERN_FIRST.contains(&n) {
+        pattern_first(e, n, args);
+    } else if EDITORS.contains(&n) {
+        for p in operands(
+            e,
+            args,
+            &["-c", "--cmd", "-S", "-u", "-i", "-T", "-w", "-W"],
+        ) {
+            if !p.starts_with(b"+") {
+                e.file(p.clone(), Access::Write, false);
+            }
+        }
+    } else if DELETERS.contains(&n) {
+        let recursive = (n == "rm"
+            && (has_flag(args, 'r', &["--recursive"]) || has_flag(args, 'R', &[])))
+            || n.starts_with("trash")
+            || n == "gio";
+        for p in operands(e, args, &[]) {
+            if n == "gio" && p.as_slice() == b"trash" {
+                continue;
+            }
+            e.file(p.clone(), Access::Delete, recursive);
+        }
+    } else if META_AFTER_FIRST.contains(&n) {
+        let recursive = has_flag(args, 'R', &["--recursive"]);
+        let by_reference = args.iter().any(|a| a.starts_with(b"--reference"));
+        let ops = operands(e, args, &[]);
+        // `chattr -i f`: chattr's mode may look like an option; then every operand is a file.
+        let mode_is_option = n == "chattr"
+            && !ops
+                .first()
+                .is_some_and(|o| o.starts_with(b"+") || o.starts_with(b"="));
+        let skip = usize::from(!by_reference && !mode_is_option);
+        for p in ops.iter().skip(skip) {
+            e.file((*p).clone(), Access::Meta, recursive);
+        }
+    } else if META.contains(&n) {
+        let recursive = n == "setfacl" && has_flag(args, 'R', &["--recursive"]);
+        let with_arg: &[&str] = match n {
+            "touch" => &["-d", "-t", "-r", "--date", "--reference"],
+            "setfacl" => &["-m", "-x", "-M", "-X", "--modify", "--remove", "--set"],
+            "setfattr" => &["-n", "-v", "-x"],
+            "mount" => &["-t", "-o", "-O", "-L", "-U"],
+            _ => &[],
+        };
+        for p in operands(e, args, with_arg) {
+            e.file(p.clone(), Access::Meta, recursive);
+        }
+    } else if CREATORS.contains(&n) {
+        let with_arg: &[&str] = match n {
+            "mkdir" => &["-m", "--mode"],
+            "truncate" => &["-s", "-r", "--size", "--reference"],
+            "fallocate" => &["-l", "-o", "-n"],
+            "mknod" | "mkfifo" => &["-m", "--mode"],
+            "mktemp" => &["-p", "--tmpdir", "--suffix"],
+            _ => &[],
+        };
+        let ops = operands(e, args, with_arg);
+        let ops: &[&Vec<u8>] = if n == "mknod" {
+            &ops[..ops.len().min(1)]
+        } else {
+            &ops
+        };
+        for p in ops {
+            e.file((*p).clone(), Access::Write, false);
+        }
+    } else if COPIERS.contains(&n) {
+        copier(e, n, args);
+    } else if n == "link" {
+        let ops = operands(e, args, &[]);
+        if let [a, b, ..] = ops.as_slice() {
+            e.file((*a).clone(), Access::Link, false);
+            e.file((*b).clone(), Access::Write, false);
+        }
+    } else if n == "dd" {
+        for a in args {
+            if let Some(p) = a.strip_prefix(b"if=") {
+                e.file(p.to_vec(), Access::Read, false);
+            }
+            if let Some(p) = a.strip_prefix(b"of=") {
+                e.file(p.to_vec(), Access::Write, false);
+            }
+        }
+    } else if n == "git" {
+        git::effects(args, e);
+    } else if FETCHERS.contains(&n) {
+        fetcher(e, n, args);
+    } else if matches!(n, "tar" | "gtar" | "bsdtar") {
+        tar(e, args);
+    } else if matches!(
+        n,
+        "unzip" | "7z" | "7za" | "7zr" | "unrar" | "cpio" | "ar" | "jar"
+    ) {
+        extractor(e, n, args);
+    } else if n == "zip" {
+        let ops = operands(
+            e,
+            args,
+            &["-x", "-i", "-b", "-n", "-t", "-tt", "-O", "--out"],
+        );
+        let recursive = has_flag(args, 'r', &["--recurse-paths"]);
+        if let Some((archive, rest)) = ops.split_first() {
+            e.file((*archive).clone(), Access::Write, false);
+            for p in rest {
+                e.file((*p).clone(), Access::Read, recursive);
+            }
+        }
+    } else if matches!(
+        n,
+        "gzip"
+            | "gunzip"
+            | "bzip2"
+            | "bunzip2"
+            | "xz"
+            | "unxz"
+            | "zstd"
+            | "unzstd"
+            | "lz4"
+            | "lzma"
+            | "brotli"
+            | "compress"
+            | "uncompress"
+    ) {
+        let stdout = has_flag(args, 'c', &["--stdout", "--to-stdout"]);
+        let access = if stdout { Access::Read } else { Access::Write };
+        let recursive = has_flag(args, 'r', &["--recursive"]);
+        for p in operands(e, args, &["-S", "--suffix", "-o"]) {
+            e.file(p.clone(), access, recursive);
+        }
+    } else if n == "patch" {
+        // Writes the files the patch names: the work tree under `-d DIR` (or here).
+        e.tree = true;
+        for d in opt_values(args, &["-d"], &["--directory"]) {
+            e.file_into(d);
+        }
+        if opt_values(args, &["-d"], &["--directory"]).is_empty() {
+            e.file_into(b".".to_vec());
+        }
+        for p in opt_values(args, &["-i"], &["--input"]) {
+            e.file(p, Access::Read, false);
+        }
+        let ops = operands(
+            e,
+            args,
+            &["-p", "-i", "-d", "-o", "-r", "-B", "-z", "-F", "-D"],
+        );
+        if let Some(f) = ops.first() {
+            e.file((*f).clone(), Access::Write, false);
+        }
+        if let Some(p) = ops.get(1) {
+            e.file((*p).clone(), Access::Read, false);
+        }
+    } else if matches!(n, "cd" | "pushd") {
+        let target = operands(e, args, &[]).first().map(|t| (*t).clone());
+        e.chdir.push(target.unwrap_or_else(|| b"~".to_vec()));
+    } else if n == "find" {
+        // Starting points are listed, not read; `-delete` removes what matches under them,
+        // `-fprint FILE` writes.
+        let delete = args.iter().any(|a| a.as_slice() == b"-delete");
+        for a in args {
+            if a.starts_with(b"-") || a.as_slice() == b"(" || a.as_slice() == b"!" {
+                break;
+            }
+            let access = if delete { Access::Delete } else { Access::List };
+            e.file(a.clone(), access, true);
+        }
+        for v in opt_values(args, &[], &["-fprint", "-fprint0", "-fls", "-fprintf"]) {
+            e.file(v, Access::Write, false);
+        }
+    } else if INTERPRETERS.contains(&base) || INTERPRETERS.contains(&n) {
+        interpreter(e, args);
+    } else if NO_FILES.contains(&n) {
+        // Operands are names, numbers or text.
+    } else {
+        e.known = false;
+        e.net = Net::Maybe;
+        unknown_candidates(e, args);
+    }
+    if NETWORK.contains(&n) && e.net == Net::No {
+        e.net = Net::Yes;
+    }
+    e.installs = installs(n, args);
+}
+
+fn pattern_first(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let explicit_pattern =
+        has_flag(args, 'e', &["--regexp", "--expression"]) || has_flag(args, 'f', &["--file"]);
+    let recursive = matches!(n, "rg" | "ag" | "ack")
+        || has_flag(args, 'r', &["--recursive"])
+        || has_flag(args, 'R', &["--dereference-recursive"]);
+    let in_place = matches!(n, "sed" | "gsed") && has_flag(args, 'i', &["--in-place"])
+        || n.ends_with("awk")
+            && args
+                .windows(2)
+                .any(|w| w[0].as_slice() == b"-i" && w[1].as_slice() == b"inplace");
+    let with_arg = [
+        "-e",
+        "-f",
+        "-m",
+        "-A",
+        "-B",
+        "-C",
+        "-g",
+        "-t",
+        "-T",
+        "--type",
+        "--glob",
+        "--max-count",
+        "-v",
+        "--regexp",
+        "--file",
+        "--expression",
+    ];
+    let ops = operands(e, args, &with_arg);
+    for (k, p) in ops.iter().enumerate() {
+        if k == 0 && !explicit_pattern {
+            continue;
+        }
+        let access = if in_place {
+            Access::Write
+        } else {
+            Access::Read
+        };
+        e.file((*p).clone(), access, recursive);
+    }
+    // Script and pattern files are read too.
+    for f in opt_values(args, &["-f"], &["--file"]) {
+        e.file(f, Access::Read, false);
+    }
+    if recursive && ops.len() <= usize::from(!explicit_pattern) {
+        // `grep -r x` / `rg x`: the current folder.
+        e.file(b".".to_vec(), Access::Read, true);
+    }
+}
+
+fn copier(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let with_arg: &[&str] = match n {
+        "install" => &["-m", "-o", "-g", "-S", "--mode", "--owner", "--group", "-t"],
+        "rsync" => &[
+            "-e",
+            "--rsh",
+            "--rsync-path",
+            "-f",
+            "--filter",
+            "--exclude",
+            "--include",
+            "-B",
+            "--block-size",
+            "--link-dest",
+            "--compare-dest",
+            "--copy-dest",
+            "-T",
+            "--temp-dir",
+            "--partial-dir",
+            "--backup-dir",
+            "--port",
+            "-t",
+        ],
+        "scp" => &["-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J", "-t"],
+        _ => &["-t", "-S", "--suffix", "--target-directory"],
+    };
+    let recursive = has_flag(args, 'r', &["--recursive"])
+        || has_flag(args, 'R', &[])
+        || (n != "scp" && has_flag(args, 'a', &["--archive"]))
+        || (n == "mv");
+    let hard_link = (n == "ln" && !has_flag(args, 's', &["--symbolic"]))
+        || (n == "cp" && has_flag(args, 'l', &["--link"]));
+    let ops = operands(e, args, with_arg);
+    let target = opt_values(args, &["-t"], &["--target-directory"]);
+    let (srcs, dest): (Vec<&Vec<u8>>, Option<Vec<u8>>) = match target.first() {
+        Some(t) if n != "rsync" && n != "scp" => (ops.clone(), Some(t.clone())),
+        _ => match ops.split_last() {
+            Some((d, s)) if !s.is_empty() => (s.to_vec(), Some((*d).clone())),
+            // `ln -s TARGET` makes a link named after TARGET here.
+            Some((d, _)) if n == "ln" => (vec![*d], Some(b".".to_vec())),
+            _ => (ops.clone(), None),
+        },
+    };
+    let src_access = if n == "mv" {
+        Access::Delete
+    } else if hard_link {
+        Access::Link
+    } else if n == "ln" {
+        // A symbolic link's target is only named.
+        Access::Unknown
+    } else {
+        Access::Read
+    };
+    for s in &srcs {
+        e.file(
+            (*s).clone(),
+            src_access,
+            recursive && src_access != Access::Unknown,
+        );
+    }
+    if let Some(d) = dest {
+        e.copy_dest(&d, &srcs, recursive && n != "ln");
+    }
+    if n == "rsync" {
+        for d in opt_values(args, &[], &["--link-dest"]) {
+            e.file(d, Access::Link, true);
+        }
+    }
+    if (n == "rsync" || n == "scp")
+        && (ops.iter().any(|o| remote_path(o)) || has_flag(args, 'e', &["--rsh"]))
+    {
+        e.net = Net::Yes;
+    }
+}
+
+/// `host:path` / `user@host:path` / `rsync://…` (not `./a:b` or `/a:b`).
+fn remote_path(p: &[u8]) -> bool {
+    if p.starts_with(b"/") || p.starts_with(b".") {
+        return false;
+    }
+    let colon = p.iter().position(|&b| b == b':');
+    let slash = p.iter().position(|&b| b == b'/');
+    matches!((colon, slash), (Some(c), Some(s)) if c < s)
+        || matches!((colon, slash), (Some(_), None))
+}
+
+fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    e.net = Net::Yes;
+    // Files a request sends: `-d @file`, `-F f=@file`, `--data-binary @file`, `-T file`.
+    for (k, a) in args.iter().enumerate() {
+        let at = a
+            .windows(2)
+            .position(|w| w == b"=@" || w == b"=<")
+            .map(|i| i + 2)
+            .or(a.starts_with(b"@").then_some(1));
+        if let Some(i) = at {
+            e.file(a[i..].to_vec(), Access::Read, false);
+        }
+        if matches!(
+            a.as_slice(),
+            b"-T"
+                | b"--upload-file"
+                | b"--post-file"
+                | b"--body-file"
+                | b"-K"
+                | b"--config"
+                | b"-i"
+                | b"--input-file"
+                | b"-b"
+                | b"--cookie"
+                | b"--cert"
+                | b"--key"
+                | b"-E"
+                | b"--cacert"
+                | b"--netrc-file"
+        ) {
+            if let Some(p) = args.get(k + 1) {
+                e.file(p.clone(), Access::Read, false);
+            }
+        }
+        for opt in [
+            &b"--upload-file="[..],
+            b"--post-file=",
+            b"--body-file=",
+            b"--config=",
+            b"--input-file=",
+            b"--netrc-file=",
+        ] {
+            if let Some(p) = a.strip_prefix(opt) {
+                e.file(p.to_vec(), Access::Read, false);
+            }
+        }
+    }
+    // Where a download goes.
+    let outs = opt_values(args, &["-o"], &["--output", "--output-document"]);
+    let outs = if n.starts_with("wget") {
+        let mut v = opt_values(args, &["-O"], &["--output-document"]);
+        v.extend(opt_values(
+            args,
+            &["-o", "-a"],
+            &["--output-file", "--append-output"],
+        ));
+        v
+    } else {
+        outs
+    };
+    for o in outs {
+        e.file(o, Access::Write, false);
+    }
+    for d in opt_values(args, &["-P"], &["--output-dir", "--directory-prefix"]) {
+        e.file_into(d);
+    }
+    // URLs: operands that look like one, `--url X`, and the proxy a request goes through.
+    let mut with_arg = vec![
+        "-o",
+        "-d",
+        "-H",
+        "-X",
+        "-u",
+        "-A",
+        "-e",
+        "-F",
+        "-T",
+        "-K",
+        "-b",
+        "-c",
+        "-w",
+        "-m",
+        "-r",
+        "-P",
+        "-U",
+        "-E",
+        "-x",
+        "-i",
+        "-a",
+        "--data",
+        "--data-binary",
+        "--data-raw",
+        "--data-urlencode",
+        "--header",
+        "--request",
+        "--user",
+        "--user-agent",
+        "--referer",
+        "--form",
+        "--upload-file",
+        "--config",
+        "--cookie",
+        "--cookie-jar",
+        "--write-out",
+        "--max-time",
+        "--range",
+        "--proxy",
+        "--proxy-user",
+        "--output",
+        "--output-document",
+        "--resolve",
+        "--connect-to",
+        "--preproxy",
+        "--url",
+        "--cert",
+        "--key",
+        "--cacert",
+        "--output-dir",
+        "--post-data",
+        "--header",
+        "--method",
+        "--body",
+    ];
+    if n.starts_with("wget") {
+        with_arg.push("-O");
+    }
+    let names_url = |a: &[u8]| {
+        !a.contains(&WILD)
+            && !a.starts_with(b"@")
+            && !a.windows(2).any(|w| w == b"=@")
+            && (a.windows(2).any(|w| w == b":/" || w == b":\\") || a.contains(&b'.'))
+    };
+    let mut saw_url = false;
+    for a in operands(e, args, &with_arg) {
+        if names_url(a) {
+            e.urls.push(text(a));
+            saw_url = true;
+        }
+    }
+    for u in opt_values(args, &[], &["--url"]) {
+        e.urls.push(text(&u));
+        saw_url = true;
+    }
+    for p in opt_values(
+        args,
+        &["-x"],
+        &["--proxy", "--preproxy", "--socks5", "--socks5-hostname"],
+    ) {
+        e.urls.push(text(&p));
+    }
+    let redirected = args.iter().any(|a| {
+        let t = text(a);
+        [
+            "--resolve",
+            "--connect-to",
+            "-K",
+            "--config",
+            "-i",
+            "--input-file",
+        ]
+        .iter()
+        .any(|o| t == *o || t.starts_with(&format!("{o}=")))
+    });
+    if redirected
+        || args
+            .iter()
+            .any(|a| a.contains(&super::UNKNOWN) && !a.starts_with(b"-"))
+    {
+        // The destination is not the URL polc reads (or not one it can read).
+        e.urls.push(String::new());
+    }
+    let remote_name = args.iter().any(|a| {
+        matches!(
+            a.as_slice(),
+            b"-O" | b"--remote-name" | b"--remote-name-all" | b"-J"
+        ) || (a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b'O'))
+    });
+    if (remote_name && n.starts_with("curl")) || (n.starts_with("wget") && saw_url) {
+        // Saved under the URL's last component, here.
+        let names: Vec<Vec<u8>> = e
+            .urls
+            .iter()
+            .filter(|u| !u.is_empty())
+            .map(|u| {
+                let path = u.split(['?', '#']).next().unwrap_or("");
+                let last = path.rsplit('/').next().unwrap_or("");
+                if last.is_empty() || !path.contains('/') {
+                    b"index.html".to_vec()
+                } else {
+                    last.as_bytes().to_vec()
+                }
+            })
+            .collect();
+        if has_flag(args, 'r', &["--recursive", "--mirror"]) && n.starts_with("wget") {
+            e.file_into(b".".to_vec());
+        }
+        for nm in names {
+            e.file(nm, Access::Write, false);
+        }
+    }
+}
+
+fn tar(e: &mut Effects, args: &[Vec<u8>]) {
+    // Mode from the first word (`xzf`, `-xzf`) or any `--extract`/`-x`-style option.
+    let first = args.first().map(|a| text(a)).unwrap_or_default();
+    let old_style = !first.starts_with('-') && !first.is_empty();
+    let mode_in = |c: char| {
+        (old_style && first.contains(c))
+            || args.iter().any(|a| {
+                let t = text(a);
+                t.starts_with('-') && !t.starts_with("--") && t[1..].contains(c)
+            })
+    };
+    let long = |l: &str| args.iter().any(|a| text(a) == l);
+    let extract = mode_in('x') || long("--extract") || long("--get");
+    let create =
+        mode_in('c') || long("--create") || mode_in('r') || mode_in('u') || long("--append");
+    let mut archive: Vec<Vec<u8>> = opt_values(args, &["-f"], &["--file"]);
+    // `tar xzf ARCHIVE` / `tar -xzf ARCHIVE`: `f` in a cluster takes the next word.
+    for (k, a) in args.iter().enumerate() {
+        let t = text(a);
+        let cluster = (k == 0 && old_style) || (t.starts_with('-') && !t.starts_with("--"));
+        if cluster && t.ends_with('f') && t.len() > 1 + usize::from(t.starts_with('-')) {
+            let skip = if k == 0 && old_style { 1 } else { k + 1 };
+            if let Some(v) = args.get(skip) {
+                archive.push(v.clone());
+            }
+        }
+    }
+    let dirs = opt_values(args, &["-C"], &["--directory"]);
+    let with_arg = [
+        "-f",
+        "-C",
+        "--file",
+        "--directory",
+        "-T",
+        "-X",
+        "--exclude",
+        "-b",
+        "-H",
+    ];
+    let mut ops: Vec<&Vec<u8>> = operands(e, args, &with_arg);
+    if old_style {
+        ops.retain(|o| o.as_slice() != args[0].as_slice());
+    }
+    ops.retain(|o| !archive.contains(o));
+    for a in &archive {
+        e.file(
+            a.clone(),
+            if create { Access::Write } else { Access::Read },
+            false,
+        );
+    }
+    if extract {
+        e.tree = true;
+        if dirs.is_empty() {
+            e.file_into(b".".to_vec());
+        }
+        for d in &dirs {
+            e.file_into(d.clone());
+        }
+    } else if create {
+        for p in ops {
+            e.file(p.clone(), Access::Read, true);
+        }
+    }
+}
+
+fn extractor(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let ops = operands(e, args, &["-d", "-x", "-P", "-o", "-p"]);
+    let list_only = match n {
+        "unzip" => {
+            has_flag(args, 'l', &[])
+                || has_flag(args, 't', &[])
+                || has_flag(args, 'p', &[])
+                || has_flag(args, 'Z', &[])
+        }
+        "7z" | "7za" | "7zr" => ops
+            .first()
+            .is_some_and(|o| matches!(o.as_slice(), b"l" | b"t" | b"h")),
+        _ => false,
+    };
+    let adding = matches!(n, "7z" | "7za" | "7zr")
+        && ops
+            .first()
+            .is_some_and(|o| matches!(o.as_slice(), b"a" | b"u"));
+    let rest: Vec<&Vec<u8>> = if matches!(n, "7z" | "7za" | "7zr" | "ar" | "jar") {
+        ops.iter().skip(1).copied().collect()
+    } else {
+        ops.clone()
+    };
+    if let Some(a) = rest.first() {
+        e.file(
+            (*a).clone(),
+            if adding { Access::Write } else { Access::Read },
+            false,
+        );
+    }
+    if adding {
+        for p in rest.iter().skip(1) {
+            e.file((*p).clone(), Access::Read, true);
+        }
+        return;
+    }
+    if list_only {
+        return;
+    }
+    e.tree = true;
+    let mut dirs = opt_values(args, &["-d"], &[]);
+    if matches!(n, "7z" | "7za" | "7zr") {
+        dirs.extend(
+            args.iter()
+                .filter_map(|a| a.strip_prefix(b"-o").map(|d| d.to_vec())),
+        );
+    }
+    if dirs.is_empty() {
+        e.file_into(b".".to_vec());
+    }
+    for d in dirs {
+        e.file_into(d);
+    }
+}
+
+fn interpreter(e: &mut Effects, args: &[Vec<u8>]) {
+    e.net = Net::Maybe;
+    // The script (first operand unless code or a module is given inline), then the
+    // script's own arguments, which polc cannot interpret.
+    let inline = args.iter().any(|a| {
+        matches!(
+            a.as_slice(),
+            b"-c" | b"-e" | b"-E" | b"-m" | b"-r" | b"--eval" | b"-p" | b"--print"
+        )
+    });
+    let mut script_seen = inline;
+    let mut k = 0;
+    while k < args.len() {
+        let a = &args[k];
+        k += 1;
+        if !script_seen && !a.starts_with(b"-") {
+            e.file(a.clone(), Access::Read, false);
+            script_seen = true;
+            continue;
+        }
+        if script_seen {
+            unknown_candidates(e, std::slice::from_ref(a));
+        }
+    }
+}
+
+/// Package installs that may create or replace a command on `PATH`.
+fn installs(n: &str, args: &[Vec<u8>]) -> bool {
+    let words: Vec<String> = args.iter().map(|a| text(a)).collect();
+    let has = |w: &str| words.iter().any(|x| x == w);
+    let sub = words
+        .iter()
+        .find(|w| !w.starts_with('-'))
+        .map(String::as_str);
+    let global = has("-g") || has("--global") || has("--location=global");
+    match n {
+        "cargo" => matches!(sub, Some("install")),
+        "pipx" => matches!(sub, Some("install" | "inject" | "upgrade" | "reinstall")),
+        "uv" => words
+            .windows(2)
+            .any(|w| w[0] == "tool" && w[1] == "install"),
+        "pip" | "pip3" => {
+            matches!(sub, Some("install")) && (has("--user") || has("--target") || has("--prefix"))
+        }
+        "npm" | "pnpm" | "bun" => {
+            global
+                && matches!(
+                    sub,
+                    Some("install" | "i" | "add" | "link" | "update" | "up")
+                )
+                || matches!(sub, Some("link"))
+        }
+        "yarn" => matches!(sub, Some("global")),
+        "go" => matches!(sub, Some("install")),
+        "make" | "gmake" => has("install"),
+        "gem" | "brew" | "snap" | "flatpak" | "apt" | "apt-get" | "dnf" | "yum" | "zypper"
+        | "apk" | "port" => matches!(sub, Some("install" | "add" | "upgrade" | "reinstall")),
+        "pacman" => words
+            .iter()
+            .any(|w| w.starts_with("-S") || w.starts_with("-U")),
+        "nix-env" => has("-i") || has("--install"),
+        "nix" => words
+            .windows(2)
+            .any(|w| w[0] == "profile" && w[1] == "install"),
+        "dotnet" => words
+            .windows(2)
+            .any(|w| w[0] == "tool" && w[1] == "install"),
+        "stack" | "cabal" => matches!(sub, Some("install")),
+        _ => false,
+    }
+}

@@ -1,0 +1,453 @@
+//! git in the catalogue: its global options, the subcommands that run commands (and the
+//! configuration keys that hold commands), the files its subcommands read, write or
+//! delete, which subcommands rewrite the work tree, and which reach the network.
+
+use super::super::{Word, UNKNOWN};
+use super::{text, Access, Effects, Inner, Net, Runs};
+
+/// Configuration keys whose values are plain data (prefixes, lowercased). Any other key a
+/// command sets (`-c`, `git config`) may run code: `core.pager`, `core.fsmonitor`,
+/// `*.textconv`, `filter.*.clean`, `alias.x=!cmd`, `credential.helper`, `include.path`, …
+const HARMLESS_KEYS: &[&str] = &[
+    "color.",
+    "user.",
+    "advice.",
+    "log.",
+    "column.",
+    "init.defaultbranch",
+    "pull.rebase",
+    "pull.ff",
+    "push.default",
+    "push.autosetupremote",
+    "fetch.prune",
+    "merge.conflictstyle",
+    "rebase.autosquash",
+    "rebase.autostash",
+    "core.autocrlf",
+    "core.quotepath",
+    "diff.algorithm",
+    "diff.colormoved",
+    "status.showuntrackedfiles",
+    "commit.verbose",
+    "tag.sort",
+    "branch.sort",
+];
+
+fn harmless_key(key: &str) -> bool {
+    HARMLESS_KEYS.iter().any(|h| key.starts_with(h))
+}
+
+/// Keys whose value is a command line (the value is analysed as shell text).
+fn command_key(key: &str) -> bool {
+    let k = key;
+    matches!(
+        k,
+        "core.fsmonitor"
+            | "core.sshcommand"
+            | "core.pager"
+            | "core.editor"
+            | "core.askpass"
+            | "core.gitproxy"
+            | "sequence.editor"
+            | "diff.external"
+            | "credential.helper"
+            | "gpg.program"
+    ) || k.ends_with(".textconv")
+        || k.ends_with(".command")
+        || k.ends_with(".cmd")
+        || k.ends_with(".driver")
+        || k.ends_with(".helper")
+        || k.ends_with(".program")
+        || (k.starts_with("filter.")
+            && (k.ends_with(".clean") || k.ends_with(".smudge") || k.ends_with(".process")))
+        || k.starts_with("pager.")
+}
+
+/// Subcommands that leave the work tree alone (everything else may rewrite it: switch,
+/// checkout, pull, merge, rebase, reset, stash, apply, restore, …, and any subcommand or
+/// alias polc does not know).
+const LEAVES_TREE: &[&str] = &[
+    "status",
+    "log",
+    "diff",
+    "show",
+    "blame",
+    "annotate",
+    "branch",
+    "tag",
+    "commit",
+    "add",
+    "fetch",
+    "push",
+    "remote",
+    "config",
+    "rev-parse",
+    "ls-files",
+    "ls-tree",
+    "ls-remote",
+    "cat-file",
+    "describe",
+    "shortlog",
+    "grep",
+    "reflog",
+    "init",
+    "clone",
+    "archive",
+    "format-patch",
+    "notes",
+    "var",
+    "version",
+    "help",
+    "count-objects",
+    "fsck",
+    "gc",
+    "hash-object",
+    "update-index",
+    "symbolic-ref",
+    "for-each-ref",
+    "name-rev",
+    "merge-base",
+    "rev-list",
+    "whatchanged",
+    "range-diff",
+    "cherry",
+    "verify-commit",
+    "verify-tag",
+    "check-ignore",
+    "check-attr",
+    "check-ref-format",
+    "show-ref",
+    "show-branch",
+    "mktag",
+    "mktree",
+    "commit-tree",
+    "write-tree",
+    "diff-files",
+    "diff-index",
+    "diff-tree",
+    "rm",
+    "mv",
+    "--version",
+    "--help",
+];
+
+/// Subcommands that talk to a remote.
+const NETWORK: &[&str] = &[
+    "clone",
+    "fetch",
+    "pull",
+    "push",
+    "ls-remote",
+    "remote",
+    "submodule",
+    "send-email",
+    "request-pull",
+    "archive",
+];
+
+/// Index (in `args`) of git's subcommand, after its global options.
+pub fn subcommand_at(args: &[String]) -> usize {
+    let mut k = 0;
+    while k < args.len() {
+        let a = args[k].as_str();
+        if matches!(
+            a,
+            "-C" | "-c"
+                | "--git-dir"
+                | "--work-tree"
+                | "--namespace"
+                | "--config-env"
+                | "--super-prefix"
+        ) {
+            k += 2;
+        } else if (a.starts_with("-C") || a.starts_with("-c")) && a.len() > 2
+            || [
+                "--git-dir=",
+                "--work-tree=",
+                "--namespace=",
+                "--config-env=",
+                "--super-prefix=",
+            ]
+            .iter()
+            .any(|p| a.starts_with(p))
+            || matches!(
+                a,
+                "-p" | "--paginate"
+                    | "-P"
+                    | "--no-pager"
+                    | "--no-replace-objects"
+                    | "--bare"
+                    | "--literal-pathspecs"
+                    | "--glob-pathspecs"
+                    | "--noglob-pathspecs"
+                    | "--icase-pathspecs"
+                    | "--no-optional-locks"
+                    | "--no-lazy-fetch"
+            )
+        {
+            k += 1;
+        } else {
+            break;
+        }
+    }
+    k.min(args.len())
+}
+
+fn global_runs(args: &[String]) -> bool {
+    let mut k = 0;
+    while k < args.len() {
+        let a = args[k].as_str();
+        if a.starts_with("--exec-path") || a.starts_with("--config-env") {
+            return true;
+        }
+        let cfg = if a == "-c" {
+            k += 1;
+            args.get(k).map(|s| s.as_str())
+        } else {
+            a.strip_prefix("-c")
+                .filter(|s| !s.is_empty() && !a.starts_with("--"))
+        };
+        if let Some(kv) = cfg {
+            let key = kv.split('=').next().unwrap_or("").to_ascii_lowercase();
+            if !harmless_key(&key) {
+                return true;
+            }
+        }
+        if !a.starts_with('-') {
+            // The subcommand: options after it are its own.
+            return false;
+        }
+        k += 1;
+    }
+    false
+}
+
+/// Commands git runs for options and configuration (see [`HARMLESS_KEYS`]).
+pub fn runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
+    if global_runs(args) {
+        r.unattest("inline code or an option that runs commands");
+    }
+    let at = subcommand_at(args);
+    let Some(sub) = args.get(at).map(String::as_str) else {
+        return;
+    };
+    let rest = &args[at + 1..];
+    let rest_words = &arg_words[(at + 1).min(arg_words.len())..];
+    let cmd = |r: &mut Runs, why: &'static str, c: Option<String>| {
+        r.unattest(why);
+        if let Some(c) = c {
+            r.inner(Inner::Script(c));
+        }
+    };
+    let word = |k: usize| rest_words.get(k).map(Word::lit_value);
+    let mut k = 0;
+    while k < rest.len() {
+        let a = rest[k].as_str();
+        // Options whose value is a command, in every subcommand that has them.
+        let opt_cmd = |names: &[&str]| -> Option<Option<String>> {
+            for n in names {
+                if a == *n {
+                    return Some(word(k + 1));
+                }
+                if let Some(v) = a.strip_prefix(&format!("{n}=")) {
+                    return Some(Some(v.to_string()));
+                }
+            }
+            None
+        };
+        let found = match sub {
+            "rebase" => opt_cmd(&["--exec", "-x"])
+                .or_else(|| (a.starts_with("-x") && a.len() > 2).then(|| Some(a[2..].to_string()))),
+            "difftool" | "mergetool" => opt_cmd(&["--extcmd", "-x"]),
+            "filter-branch" => (a.starts_with("--") && a.ends_with("-filter")).then(|| word(k + 1)),
+            "grep" => (a.starts_with("-O") || a.starts_with("--open-files-in-pager")).then(|| {
+                a.split_once('=')
+                    .map(|(_, v)| v.to_string())
+                    .or_else(|| (a.len() > 2 && a.starts_with("-O")).then(|| a[2..].to_string()))
+            }),
+            "clone" | "ls-remote" => opt_cmd(&["--upload-pack", "-u"]),
+            "fetch" | "pull" => opt_cmd(&["--upload-pack"]),
+            "push" | "send-pack" => opt_cmd(&["--receive-pack", "--exec"]),
+            "archive" => opt_cmd(&["--exec"]),
+            _ => None,
+        };
+        if let Some(c) = found {
+            cmd(r, "git option that runs a command", c);
+        }
+        k += 1;
+    }
+    match sub {
+        "bisect" if rest.first().map(String::as_str) == Some("run") => {
+            r.unattest("git bisect run runs a command");
+            if rest_words.len() > 1 {
+                r.inner(Inner::Words(rest_words[1..].to_vec()));
+            }
+        }
+        "submodule" => {
+            if let Some(i) = rest.iter().position(|a| a == "foreach") {
+                let mut j = i + 1;
+                while j < rest.len() && rest[j].starts_with('-') {
+                    j += 1;
+                }
+                r.unattest("git submodule foreach runs a command");
+                if j < rest_words.len() {
+                    r.inner(Inner::Script(
+                        rest_words[j..]
+                            .iter()
+                            .map(Word::lit_value)
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    ));
+                }
+            }
+        }
+        "filter-branch" | "difftool" | "mergetool" | "instaweb" | "daemon" => {
+            r.unattest("git subcommand that runs configured or given commands")
+        }
+        "config" => config_runs(rest, rest_words, r),
+        _ => {}
+    }
+}
+
+/// `git config KEY VALUE` (and `git config set KEY VALUE`): a key that is not plain data
+/// is unattestable; a command-valued key's value is analysed as shell text.
+fn config_runs(rest: &[String], rest_words: &[Word], r: &mut Runs) {
+    let reads = rest.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "--get"
+                | "--get-all"
+                | "--get-regexp"
+                | "--list"
+                | "-l"
+                | "get"
+                | "list"
+                | "--show-origin"
+                | "--get-urlmatch"
+        )
+    });
+    if reads {
+        return;
+    }
+    let mut pos: Vec<usize> = Vec::new();
+    let mut k = 0;
+    while k < rest.len() {
+        let a = rest[k].as_str();
+        if matches!(
+            a,
+            "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment"
+        ) {
+            k += 2;
+            continue;
+        }
+        let verb = pos.is_empty() && matches!(a, "set" | "unset");
+        if !a.starts_with('-') && !verb {
+            pos.push(k);
+        }
+        k += 1;
+    }
+    let Some(&key_at) = pos.first() else { return };
+    let key = rest[key_at].to_ascii_lowercase();
+    if harmless_key(&key) {
+        return;
+    }
+    r.unattest("git config sets a key that may run commands");
+    let value = pos
+        .get(1)
+        .and_then(|&v| rest_words.get(v))
+        .map(Word::lit_value);
+    if let Some(v) = value {
+        if key.starts_with("alias.") {
+            if let Some(c) = v.strip_prefix('!') {
+                r.inner(Inner::Script(c.to_string()));
+            }
+        } else if command_key(&key) {
+            r.inner(Inner::Script(v));
+        }
+    }
+}
+
+/// The files a git subcommand reads, writes or deletes, whether it rewrites the work tree,
+/// and whether it reaches the network.
+pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
+    let targs: Vec<String> = args.iter().map(|a| text(a)).collect();
+    let at = subcommand_at(&targs);
+    let sub = targs.get(at).cloned().unwrap_or_default();
+    let rest = &args[(at + 1).min(args.len())..];
+    // Global `-C DIR`: the command runs there.
+    let mut k = 0;
+    while k < at {
+        if targs[k] == "-C" {
+            if let Some(d) = args.get(k + 1) {
+                e.chdir.push(d.clone());
+            }
+            k += 1;
+        } else if let Some(d) = args[k].strip_prefix(b"-C").filter(|d| !d.is_empty()) {
+            e.chdir.push(d.to_vec());
+        }
+        k += 1;
+    }
+    e.tree = !LEAVES_TREE.contains(&sub.as_str());
+    if NETWORK.contains(&sub.as_str()) {
+        e.net = Net::Yes;
+    }
+    let no_index = rest.iter().any(|a| a.as_slice() == b"--no-index");
+    let blame = matches!(sub.as_str(), "blame" | "annotate");
+    let mut after_dashdash = false;
+    let mut operands: Vec<&Vec<u8>> = Vec::new();
+    for a in rest {
+        if !after_dashdash && a.as_slice() == b"--" {
+            after_dashdash = true;
+            continue;
+        }
+        if !after_dashdash && a.starts_with(b"-") {
+            continue;
+        }
+        operands.push(a);
+        let access = match sub.as_str() {
+            // Paths git prints the contents of.
+            "show" | "cat-file" | "log" | "diff" | "grep" | "archive" | "blame" | "annotate"
+                if after_dashdash || blame || (no_index && sub == "diff") =>
+            {
+                Access::Read
+            }
+            "rm" => Access::Delete,
+            // Paths checked out or restored are overwritten.
+            "checkout" if after_dashdash => Access::Write,
+            "restore" | "checkout-index" => Access::Write,
+            "clean" => Access::Delete,
+            _ => Access::Unknown,
+        };
+        e.file(a.clone(), access, false);
+        // `REV:path` names a tracked file's contents.
+        if !after_dashdash {
+            if let Some(i) = a.iter().position(|&b| b == b':') {
+                if matches!(
+                    sub.as_str(),
+                    "show" | "cat-file" | "grep" | "archive" | "diff"
+                ) {
+                    e.file(a[i + 1..].to_vec(), Access::Read, false);
+                }
+            }
+        }
+    }
+    match sub.as_str() {
+        "mv" => {
+            if let Some((dest, srcs)) = operands.split_last() {
+                for s in srcs {
+                    e.file((*s).clone(), Access::Delete, false);
+                }
+                e.copy_dest(dest, srcs, false);
+            }
+        }
+        "clone" => {
+            // The destination folder is created and filled.
+            if let Some(d) = operands.get(1) {
+                e.file_into((*d).clone());
+            } else {
+                e.file_into(vec![UNKNOWN]);
+            }
+        }
+        _ => {}
+    }
+}

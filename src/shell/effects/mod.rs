@@ -1,0 +1,253 @@
+//! The catalogue of program effects: for a command (program and arguments, after the walk
+//! peeled its wrappers), what it reads, writes, deletes or changes the metadata of (and
+//! whether recursively), what it runs ([`runs`]), which URLs it fetches and whether it
+//! reaches the network, whether it rewrites the work tree from elsewhere, and whether it may
+//! install a command on `PATH`. The decision's file and URL checks and self-protection read
+//! this one table; `README.md` in this folder documents it.
+//!
+//! A program the catalogue does not know may do anything with its arguments: each of them
+//! that could be a path is an [`Access::Unknown`] use (a denied or protected path given to
+//! an unknown program asks). A folder argument counts as recursive only for programs the
+//! catalogue marks so (`eslint .` does not ask because `.env` sits in `.`).
+
+mod files;
+pub(crate) mod git;
+pub(crate) mod runs;
+
+use super::{Word, UNKNOWN};
+
+/// A command found inside a segment, to be analysed as segments of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inner {
+    /// Shell text (`bash -c SCRIPT`, `eval ARGS`, `su -c CMD`, `ssh HOST CMD…`).
+    Script(String),
+    /// Words that are already one command (`find … -exec CMD… ;`).
+    Words(Vec<Word>),
+}
+
+/// What a program runs besides itself: reasons it cannot be attested, and inner commands.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Runs {
+    pub unattestable: Vec<&'static str>,
+    pub inner: Vec<Inner>,
+}
+
+impl Runs {
+    pub fn unattest(&mut self, why: &'static str) {
+        if !self.unattestable.contains(&why) {
+            self.unattestable.push(why);
+        }
+    }
+    pub fn inner(&mut self, i: Inner) {
+        if !self.inner.contains(&i) {
+            self.inner.push(i);
+        }
+    }
+}
+
+/// What a program does with a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Access {
+    /// Lists the names under it without opening files (`find DIR`): no rule's business
+    /// except the host's own checks on folders outside the project.
+    List,
+    /// Opens it for reading (its contents reach the agent or another file).
+    Read,
+    /// An argument of a program polc does not know (or of an option it does not model):
+    /// it may be read or written.
+    Unknown,
+    /// Creates or changes it (a `into` use writes unknown names inside it).
+    Write,
+    /// Changes its metadata or what it is: `chmod`, `chown`, `chattr`, `setfacl`, `touch`,
+    /// `mount` over it.
+    Meta,
+    /// Makes a hard link to it: later writes through the link change it.
+    Link,
+    /// Removes or moves it away (and everything inside it).
+    Delete,
+}
+
+impl Access {
+    /// Changes the path (everything but reading and unknown use).
+    pub fn writes(self) -> bool {
+        matches!(
+            self,
+            Access::Write | Access::Meta | Access::Link | Access::Delete
+        )
+    }
+}
+
+/// One path a command uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileUse {
+    /// Dequoted; WILD for glob characters, UNKNOWN for expansions.
+    pub path: Vec<u8>,
+    pub access: Access,
+    /// The whole tree under the path (`grep -r x dir`, `cp -r`, `rm -r`, `tar c`).
+    pub recursive: bool,
+    /// A folder that unknown names are written into (`tar -x -C dir`, `cp -r a/. dir`,
+    /// `unzip -d dir`).
+    pub into: bool,
+}
+
+/// Whether a command can reach the network.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Net {
+    #[default]
+    No,
+    Yes,
+    /// Runs code or is unknown: it may.
+    Maybe,
+}
+
+/// What one command (a stage of a segment) does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Effects {
+    /// The program's lowercased basename.
+    pub program: String,
+    pub files: Vec<FileUse>,
+    /// URLs it fetches or sends to; an empty string is a destination polc cannot read
+    /// (`curl --resolve`, `--connect-to`, a config file of URLs).
+    pub urls: Vec<String>,
+    pub net: Net,
+    /// Rewrites files of the work tree that it does not name (`git switch`, `git stash
+    /// pop`, `patch`, archive extraction).
+    pub tree: bool,
+    /// May create or replace a command on `PATH` (`cargo install`, `npm -g`, …).
+    pub installs: bool,
+    /// Folders it changes into for what follows (`cd DIR`) or runs in (`git -C DIR`).
+    pub chdir: Vec<Vec<u8>>,
+    /// The catalogue knows the program.
+    pub known: bool,
+}
+
+impl Effects {
+    pub fn file(&mut self, path: Vec<u8>, access: Access, recursive: bool) {
+        let path = tilde(&path);
+        if path.is_empty() || path.as_slice() == b"-" {
+            return;
+        }
+        let u = FileUse {
+            path,
+            access,
+            recursive,
+            into: false,
+        };
+        if !self.files.contains(&u) {
+            self.files.push(u);
+        }
+    }
+
+    /// Unknown names are written anywhere under `folder`.
+    pub fn file_into(&mut self, folder: Vec<u8>) {
+        let path = tilde(&folder);
+        if path.is_empty() {
+            return;
+        }
+        let u = FileUse {
+            path,
+            access: Access::Write,
+            recursive: true,
+            into: true,
+        };
+        if !self.files.contains(&u) {
+            self.files.push(u);
+        }
+    }
+
+    /// A copy's destination: `dest` itself (a new file) and `dest/NAME` for each source
+    /// (an existing folder). A recursive copy writes unknown names under both.
+    pub fn copy_dest(&mut self, dest: &[u8], srcs: &[&Vec<u8>], recursive: bool) {
+        if recursive {
+            self.file_into(dest.to_vec());
+        } else {
+            self.file(dest.to_vec(), Access::Write, false);
+        }
+        for s in srcs {
+            let base = basename(s);
+            let mut p = dest.to_vec();
+            if p.last() != Some(&b'/') {
+                p.push(b'/');
+            }
+            p.extend_from_slice(base);
+            if recursive {
+                self.file_into(p);
+            } else {
+                self.file(p, Access::Write, false);
+            }
+        }
+    }
+}
+
+/// The last component of a path (`a/b/` → `b`; `src/.` → `.`).
+pub fn basename(p: &[u8]) -> &[u8] {
+    let t = p.strip_suffix(b"/").unwrap_or(p);
+    match t.iter().rposition(|&b| b == b'/') {
+        Some(i) => &t[i + 1..],
+        None => t,
+    }
+}
+
+/// Tilde prefixes as bash expands them: `~` and `~/x` stay (path resolution knows the
+/// home), `~+` is the current folder, `~-` (`OLDPWD`), `~N`/`~+N`/`~-N` (the directory
+/// stack) and `~user` are folders polc cannot know here: UNKNOWN.
+pub fn tilde(p: &[u8]) -> Vec<u8> {
+    if p.first() != Some(&b'~') {
+        return p.to_vec();
+    }
+    let end = p.iter().position(|&b| b == b'/').unwrap_or(p.len());
+    let user = &p[1..end];
+    match user {
+        b"" => p.to_vec(),
+        b"+" => {
+            let mut v = b".".to_vec();
+            v.extend_from_slice(&p[end..]);
+            v
+        }
+        _ => {
+            let mut v = vec![UNKNOWN];
+            v.extend_from_slice(&p[end..]);
+            v
+        }
+    }
+}
+
+pub(crate) fn text(v: &[u8]) -> String {
+    String::from_utf8_lossy(v).into_owned()
+}
+
+/// Basename, ASCII-lowercased: `/usr/bin/RM` → `rm`.
+pub fn program_name(v: &[u8]) -> String {
+    text(basename_raw(v)).to_ascii_lowercase()
+}
+
+fn basename_raw(v: &[u8]) -> &[u8] {
+    match v.iter().rposition(|&b| b == b'/') {
+        Some(i) => &v[i + 1..],
+        None => v,
+    }
+}
+
+/// The effects of one command: program and arguments (dequoted; WILD for glob characters,
+/// UNKNOWN for expansions).
+pub fn of(stage: &[Vec<u8>]) -> Effects {
+    let Some((prog, args)) = stage.split_first() else {
+        return Effects::default();
+    };
+    let mut e = Effects {
+        program: program_name(prog),
+        ..Effects::default()
+    };
+    files::effects(&mut e, args);
+    e
+}
+
+/// What program `name` with `args` runs (see [`runs`]).
+pub fn runs_of(name: &str, args: &[String], arg_words: &[Word]) -> Runs {
+    let mut r = Runs::default();
+    runs::classify(name, args, arg_words, &mut r);
+    r
+}
+
+#[cfg(test)]
+mod tests;

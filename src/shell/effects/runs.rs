@@ -1,0 +1,541 @@
+//! Commands and code a program runs (the catalogue's "runs" column): shells and their `-c`
+//! scripts, `eval`, runners (`find -exec`, `ssh`, `watch`, …), terminal drivers and
+//! multiplexers, options and configuration that run commands (`git rebase --exec`,
+//! `rsync -e`, `git config core.pager`), inline code (`python -c`), and nested agent
+//! sessions. Each finding makes the segment unattestable; a command found inside is handed
+//! back as an [`Inner`] so the walk analyses it as segments of its own (a deny found there
+//! denies).
+
+use super::super::lists;
+use super::super::Word;
+use super::{git, Inner, Runs};
+
+fn short_cluster_has(a: &str, letter: char) -> bool {
+    a.starts_with('-') && !a.starts_with("--") && a[1..].contains(letter)
+}
+
+/// What program `name` given `args` runs besides itself (see the module doc).
+pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    let n = name;
+    let shell = lists::SHELLS.contains(&n);
+    if shell {
+        let mut has_c = false;
+        let mut k = 0;
+        while k < args.len() {
+            let a = &args[k];
+            if a == "--command" || a == "-c" || (short_cluster_has(a, 'c') && a.len() > 1) {
+                has_c = true;
+                if a == "--command" {
+                    k += 1;
+                    break;
+                }
+            } else if (a == "-o" || a == "+o" || a == "-O" || a == "+O") && k + 1 < args.len() {
+                k += 1;
+            } else if a == "--" {
+                k += 1;
+                break;
+            } else if !a.starts_with('-') && !a.starts_with('+') {
+                break;
+            }
+            k += 1;
+        }
+        if has_c {
+            r.unattest("shell -c wrapper");
+            if let Some(w) = arg_words.get(k) {
+                r.inner(Inner::Script(w.lit_value()));
+            }
+        } else {
+            r.unattest("shell runs a script file or stdin");
+        }
+        return;
+    }
+    match n {
+        "eval" => {
+            r.unattest("eval");
+            r.inner(Inner::Script(
+                arg_words
+                    .iter()
+                    .map(|w| w.lit_value())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ));
+        }
+        "." | "source" => r.unattest("source runs a script file"),
+        "trap" => {
+            r.unattest("trap");
+            if let Some(w) = arg_words.first() {
+                r.inner(Inner::Script(w.lit_value()));
+            }
+        }
+        "alias" | "enable" | "bind" | "complete" | "compgen" | "fc" | "coproc" => {
+            r.unattest("builtin that defines or runs commands")
+        }
+        "let" | "mapfile" | "readarray" | "[[" | "((" => {
+            r.unattest("builtin that evaluates arithmetic or code")
+        }
+        "printf" if args.iter().any(|a| a == "-v" || a.starts_with("-v")) => {
+            r.unattest("printf -v evaluates array subscripts")
+        }
+        "test" | "[" if args.iter().any(|a| a == "-v" || a == "-R") => {
+            r.unattest("test -v evaluates array subscripts")
+        }
+        "declare" | "typeset" | "local" | "readonly" | "export"
+            if args.iter().any(|a| short_cluster_has(a, 'i'))
+                || arg_words.iter().any(|w| w.raw.contains('[')) =>
+        {
+            r.unattest("declaration evaluating arithmetic or subscripts")
+        }
+        "read" if args.iter().any(|a| short_cluster_has(a, 'a')) => {
+            r.unattest("read -a evaluates subscripts")
+        }
+        "find" | "fd" | "fdfind" => {
+            let mut k = 0;
+            while k < args.len() {
+                let a = args[k].as_str();
+                if matches!(
+                    a,
+                    "-exec"
+                        | "-execdir"
+                        | "-ok"
+                        | "-okdir"
+                        | "-x"
+                        | "--exec"
+                        | "-X"
+                        | "--exec-batch"
+                ) {
+                    r.unattest("find -exec runs commands");
+                    let start = k + 1;
+                    let mut end = start;
+                    while end < args.len()
+                        && args[end] != ";"
+                        && args[end] != "+"
+                        && args[end] != "\\;"
+                    {
+                        end += 1;
+                    }
+                    if start < end {
+                        r.inner(Inner::Words(arg_words[start..end].to_vec()));
+                    }
+                    k = end;
+                } else if matches!(a, "-fprint" | "-fprintf" | "-fls" | "-delete") && n == "find" {
+                    // Writes files or deletes: not a runner, decided by rules.
+                }
+                k += 1;
+            }
+        }
+        "parallel" | "watch" | "flock" | "su" | "runuser" | "script" | "ssh" | "sg" | "nsenter"
+        | "unshare" | "chroot" | "firejail" | "bwrap" | "systemd-run" | "dbus-run-session"
+        | "at" | "batch" | "crontab" => {
+            r.unattest("command runner");
+            runner_inner(n, args, arg_words, r);
+        }
+        _ => {}
+    }
+    // Inline code and programs given options that run commands.
+    let inline = |flags: &[&str]| args.iter().any(|a| flags.contains(&a.as_str()));
+    let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let code = match base {
+        "python" | "pypy" => {
+            // `python -m pty` hands a terminal to a command.
+            let pty = args.windows(2).any(|w| w[0] == "-m" && w[1] == "pty");
+            pty || args
+                .iter()
+                .any(|a| a == "-c" || (short_cluster_has(a, 'c') && a.len() <= 4))
+        }
+        "node" | "nodejs" | "bun" | "deno" => inline(&["-e", "--eval", "-p", "--print", "eval"]),
+        "perl" => args
+            .iter()
+            .any(|a| short_cluster_has(a, 'e') || short_cluster_has(a, 'E')),
+        "ruby" | "lua" | "luajit" => args.iter().any(|a| short_cluster_has(a, 'e')),
+        "php" => inline(&["-r", "--run"]),
+        "awk" | "gawk" | "mawk" | "nawk" => args.iter().any(|a| {
+            a.contains("system")
+                || a.contains('|')
+                || a.contains("getline")
+                || a == "-f"
+                || a.starts_with("--exec")
+        }),
+        "sed" | "gsed" => sed_runs_commands(args),
+        "rg" => args.iter().any(|a| a.starts_with("--pre")),
+        "tar" | "gtar" | "bsdtar" => args.iter().any(|a| {
+            a.starts_with("--to-command")
+                || a.starts_with("--use-compress-program")
+                || a.starts_with("--checkpoint-action")
+                || a.starts_with("--info-script")
+                || a.starts_with("--new-volume-script")
+                || a == "-I"
+                || a == "-F"
+                || (short_cluster_has(a, 'I') && !a.starts_with("--"))
+        }),
+        "git" => {
+            git::runs(args, arg_words, r);
+            false
+        }
+        "rsync" => {
+            rsync_runs(args, arg_words, r);
+            false
+        }
+        "tmux" | "screen" => {
+            multiplexer(n, args, arg_words, r);
+            false
+        }
+        "expect" => {
+            // expect drives a terminal: what it types is not attestable. `-c SCRIPT` and
+            // its `spawn CMD` lines are looked into.
+            r.unattest("terminal driver");
+            for (k, a) in args.iter().enumerate() {
+                if a == "-c" {
+                    if let Some(w) = arg_words.get(k + 1) {
+                        for line in w.lit_value().split([';', '\n']) {
+                            if let Some(cmd) = line.trim().strip_prefix("spawn ") {
+                                r.inner(Inner::Script(cmd.to_string()));
+                            }
+                        }
+                    }
+                }
+            }
+            false
+        }
+        "socat" => {
+            // `EXEC:cmd` / `SYSTEM:cmd` addresses run commands (options follow a comma).
+            for a in args {
+                let up = a.to_ascii_uppercase();
+                for kind in ["EXEC:", "SYSTEM:"] {
+                    if let Some(i) = up.find(kind) {
+                        r.unattest("socat runs a command");
+                        let cmd = &a[i + kind.len()..];
+                        let cmd = cmd.split(',').next().unwrap_or("");
+                        r.inner(Inner::Script(cmd.to_string()));
+                    }
+                }
+            }
+            false
+        }
+        "claude" | "codex" | "gemini" | "copilot" | "cursor-agent" | "droid" | "opencode"
+        | "aider" | "goose" | "amp" | "qwen" | "crush" | "vibe" => {
+            // A nested agent session given a prompt runs whatever its own rules allow:
+            // this session's rules do not reach it.
+            let prompt_mode = args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "-p" | "--print" | "--prompt" | "exec" | "run" | "e" | "-x" | "--yolo"
+                ) || a.starts_with("--prompt=")
+            });
+            if prompt_mode || n == "cursor-agent" {
+                r.unattest("a nested agent session escapes this session's rules");
+            }
+            false
+        }
+        "make" | "gmake" => args
+            .iter()
+            .any(|a| a.starts_with("SHELL=") || a == "--eval" || a.starts_with("--eval=")),
+        "vim" | "vi" | "nvim" | "view" | "ex" | "vimdiff" => args
+            .iter()
+            .any(|a| a == "-c" || a == "--cmd" || a == "-S" || a.starts_with('+')),
+        "zip" => args
+            .iter()
+            .any(|a| a == "-TT" || a.starts_with("--unzip-command")),
+        "less" | "more" => args.iter().any(|a| a.contains('!')),
+        _ => false,
+    };
+    if code {
+        r.unattest("inline code or an option that runs commands");
+    }
+}
+
+fn runner_inner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    // `-c CMD` / `--command=CMD` / `--command CMD`.
+    for (k, a) in args.iter().enumerate() {
+        if a == "-c" || a == "--command" {
+            if let Some(w) = arg_words.get(k + 1) {
+                r.inner(Inner::Script(w.lit_value()));
+            }
+            return;
+        }
+        if let Some(s) = a.strip_prefix("--command=") {
+            r.inner(Inner::Script(s.to_string()));
+            return;
+        }
+    }
+    // Otherwise the words after the runner's own options (and target) are the command.
+    let with_arg: &[&str] = match n {
+        "ssh" => &[
+            "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o",
+            "-p", "-Q", "-R", "-S", "-W", "-w",
+        ],
+        "watch" => &["-n", "--interval", "-q", "--equexit"],
+        "flock" => &["-w", "--timeout", "-E", "--conflict-exit-code"],
+        "runuser" | "su" => &["-u", "--user", "-g", "--group", "-G", "-s", "--shell"],
+        "parallel" => &[
+            "-j",
+            "--jobs",
+            "-S",
+            "--sshlogin",
+            "--halt",
+            "--delay",
+            "--results",
+        ],
+        _ => &[],
+    };
+    let mut k = 0;
+    while k < args.len() {
+        let a = &args[k];
+        if a == "--" {
+            k += 1;
+            break;
+        }
+        if a.starts_with('-') {
+            k += if with_arg.contains(&a.as_str()) { 2 } else { 1 };
+            continue;
+        }
+        break;
+    }
+    // ssh HOST, flock FILE, su USER, chroot DIR, sg GROUP: one target before the command.
+    if matches!(n, "ssh" | "flock" | "su" | "chroot" | "sg") {
+        k += 1;
+    }
+    if k >= args.len() {
+        return;
+    }
+    match n {
+        // These join their arguments and hand them to a shell.
+        "ssh" | "watch" | "su" | "sg" | "at" | "batch" => r.inner(Inner::Script(
+            arg_words[k..]
+                .iter()
+                .map(|w| w.lit_value())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )),
+        "parallel" => {
+            let end = args[k..]
+                .iter()
+                .position(|a| a.starts_with(":::"))
+                .map(|e| k + e)
+                .unwrap_or(args.len());
+            r.inner(Inner::Script(
+                arg_words[k..end]
+                    .iter()
+                    .map(|w| w.lit_value())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ))
+        }
+        _ => r.inner(Inner::Words(arg_words[k..].to_vec())),
+    }
+}
+
+fn sed_runs_commands(args: &[String]) -> bool {
+    let mut scripts: Vec<&str> = Vec::new();
+    let mut k = 0;
+    let mut saw_script_opt = false;
+    while k < args.len() {
+        let a = args[k].as_str();
+        if a == "-e" || a == "--expression" {
+            if let Some(s) = args.get(k + 1) {
+                scripts.push(s);
+            }
+            saw_script_opt = true;
+            k += 2;
+            continue;
+        }
+        if let Some(s) = a.strip_prefix("--expression=") {
+            scripts.push(s);
+            saw_script_opt = true;
+        } else if a == "-f" || a.starts_with("--file") {
+            // A script file polc cannot read.
+            return true;
+        } else if !a.starts_with('-') && !saw_script_opt {
+            scripts.push(a);
+            saw_script_opt = true;
+        }
+        k += 1;
+    }
+    scripts.iter().any(|s| sed_script_has_e(s))
+}
+
+/// Does a sed script use the `e` command or the `e` flag of `s`?
+fn sed_script_has_e(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        // Skip blanks, separators and addresses (digits, $, /re/, commas).
+        while i < b.len()
+            && matches!(
+                b[i],
+                b' ' | b'\t' | b'\n' | b';' | b'{' | b'}' | b'!' | b',' | b'$' | b'0'..=b'9'
+            )
+        {
+            i += 1;
+        }
+        if i >= b.len() {
+            break;
+        }
+        match b[i] {
+            b'/' => {
+                i += 1;
+                while i < b.len() && b[i] != b'/' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'e' => return true,
+            b's' | b'y' if i + 1 < b.len() => {
+                let is_s = b[i] == b's';
+                let d = b[i + 1];
+                i += 2;
+                for _ in 0..2 {
+                    while i < b.len() && b[i] != d {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                let fs = i;
+                while i < b.len() && !matches!(b[i], b';' | b'\n' | b'}') {
+                    i += 1;
+                }
+                if is_s && b[fs.min(b.len())..i.min(b.len())].contains(&b'e') {
+                    return true;
+                }
+            }
+            _ => {
+                // Another command: skip to the next separator.
+                while i < b.len() && !matches!(b[i], b';' | b'\n') {
+                    i += 1;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// `rsync -e CMD`, `--rsh=CMD`, `--rsync-path=CMD`: the remote shell and remote program
+/// are commands.
+fn rsync_runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
+    let mut k = 0;
+    while k < args.len() {
+        let a = args[k].as_str();
+        let cmd = if a == "-e" || a == "--rsh" || a == "--rsync-path" {
+            k += 1;
+            arg_words.get(k).map(Word::lit_value)
+        } else if let Some(v) = a
+            .strip_prefix("--rsh=")
+            .or_else(|| a.strip_prefix("--rsync-path="))
+        {
+            Some(v.to_string())
+        } else if a.starts_with("-e") && !a.starts_with("--") && a.len() > 2 {
+            Some(a[2..].to_string())
+        } else if short_cluster_has(a, 'e') && !a.starts_with("--") {
+            // `-ae ssh`: `e` ends a cluster and takes the next word.
+            k += 1;
+            arg_words.get(k).map(Word::lit_value)
+        } else {
+            None
+        };
+        if let Some(c) = cmd {
+            r.unattest("rsync runs a remote shell command");
+            r.inner(Inner::Script(c));
+        }
+        k += 1;
+    }
+}
+
+/// tmux and screen: commands given to sessions, windows and panes run in a shell, and
+/// `send-keys`/`stuff` type text into one. Both are runners; their text is looked into.
+fn multiplexer(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    r.unattest("terminal multiplexer");
+    // Options of tmux's commands that take a value (the command follows them).
+    const WITH_ARG: &[&str] = &[
+        "-t", "-s", "-n", "-c", "-F", "-x", "-y", "-e", "-l", "-p", "-S", "-L", "-f", "-T", "-w",
+        "-h", "-d", "-X", "-r", "-R", "-N",
+    ];
+    let starts_cmd = |a: &str| {
+        matches!(
+            a,
+            "new-session"
+                | "new"
+                | "new-window"
+                | "neww"
+                | "split-window"
+                | "splitw"
+                | "respawn-pane"
+                | "respawnp"
+                | "respawn-window"
+                | "respawnw"
+                | "run-shell"
+                | "run"
+                | "display-popup"
+                | "popup"
+                | "pipe-pane"
+                | "pipep"
+                | "if-shell"
+                | "if"
+        )
+    };
+    let keys = |a: &str| match n {
+        "tmux" => matches!(a, "send-keys" | "send"),
+        _ => a == "stuff",
+    };
+    let mut k = 0;
+    while k < args.len() {
+        let a = args[k].as_str();
+        if n == "tmux" && starts_cmd(a) {
+            // Skip this command's options; the rest up to `;` is the shell command.
+            let mut j = k + 1;
+            while j < args.len() && args[j].starts_with('-') && args[j] != "--" {
+                let flag = args[j].as_str();
+                j += if WITH_ARG.contains(&flag) && !matches!(flag, "-d" | "-h") {
+                    2
+                } else {
+                    1
+                };
+            }
+            if args.get(j).map(String::as_str) == Some("--") {
+                j += 1;
+            }
+            let end = args[j.min(args.len())..]
+                .iter()
+                .position(|x| x == ";" || x == "\\;")
+                .map(|e| j + e)
+                .unwrap_or(args.len());
+            if j < end {
+                r.inner(Inner::Script(join_words(&arg_words[j..end])));
+            }
+            k = end;
+        } else if keys(a) {
+            // Typed text: keys such as `Enter` and `C-m` end a line.
+            let mut j = k + 1;
+            while j < args.len() && args[j].starts_with('-') && args[j].len() == 2 {
+                j += if args[j] == "-t" { 2 } else { 1 };
+            }
+            let mut text = String::new();
+            for w in &arg_words[j.min(args.len())..] {
+                let v = w.lit_value();
+                match v.as_str() {
+                    "Enter" | "C-m" | "KPEnter" | "C-j" | "^M" => text.push('\n'),
+                    _ => {
+                        text.push_str(&v);
+                        text.push(' ');
+                    }
+                }
+            }
+            r.inner(Inner::Script(text));
+            k = args.len();
+        } else if n == "screen" && !a.starts_with('-') {
+            // `screen [opts] CMD ARGS…`
+            r.inner(Inner::Words(arg_words[k..].to_vec()));
+            k = args.len();
+        } else {
+            // screen's options that take a value (`-S name`, `-dmS name`).
+            let takes = matches!(a, "-t" | "-c" | "-T" | "-e" | "-p" | "-h" | "-s")
+                || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('S'));
+            if n == "screen" && takes {
+                k += 1;
+            }
+            k += 1;
+        }
+    }
+}
+
+fn join_words(ws: &[Word]) -> String {
+    ws.iter().map(Word::lit_value).collect::<Vec<_>>().join(" ")
+}

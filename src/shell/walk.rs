@@ -1,0 +1,173 @@
+//! The one walk of a command: its segments (top level and every command found inside one,
+//! one level deeper each time), each segment's readings, and the catalogue's effects of
+//! every stage. The decision and self-protection both read this, computed once per request.
+
+use super::effects::{self, Access, Effects, FileUse, Inner};
+use super::{analyse_segment, parse, Segment, SegmentReadings, MAX_DEPTH, MAX_SEGMENTS, UNKNOWN};
+use crate::pattern::WILD;
+
+/// Paths one segment may name before the rest are not checked (and the segment is
+/// unattestable).
+pub const MAX_FILE_USES: usize = 1024;
+
+/// One segment of the walk.
+#[derive(Clone, Debug, Default)]
+pub struct Walked {
+    pub seg: Segment,
+    pub rd: SegmentReadings,
+    /// The catalogue's effects of every stage (`sudo cat x`: sudo's, then cat's).
+    pub effects: Vec<Effects>,
+    /// Files named by redirections (`> f` writes, `< f` reads).
+    pub redirects: Vec<FileUse>,
+}
+
+impl Walked {
+    /// Every path this segment uses: its stages' and its redirections'.
+    pub fn file_uses(&self) -> impl Iterator<Item = &FileUse> {
+        self.effects
+            .iter()
+            .flat_map(|e| e.files.iter())
+            .chain(self.redirects.iter())
+    }
+}
+
+/// A whole command, walked.
+#[derive(Clone, Debug, Default)]
+pub struct Walk {
+    pub segments: Vec<Walked>,
+    /// Whole-command reasons it cannot be attested (bounds, control characters).
+    pub unattestable: Vec<String>,
+}
+
+impl Walk {
+    /// Folders the command changes into (`cd`, `pushd`, `git -C`), as written; None when
+    /// one is unknown (`cd $D`, `cd -`) or there are more than 64.
+    pub fn chdirs(&self) -> Option<Vec<Vec<u8>>> {
+        let mut out: Vec<Vec<u8>> = Vec::new();
+        for w in &self.segments {
+            for e in &w.effects {
+                for d in &e.chdir {
+                    if d.contains(&WILD) || d.contains(&UNKNOWN) || d.as_slice() == b"-" {
+                        return None;
+                    }
+                    if !out.contains(d) {
+                        out.push(d.clone());
+                    }
+                    if out.len() > 64 {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
+fn push_unique(v: &mut Vec<String>, s: &str) {
+    if !v.iter().any(|x| x == s) {
+        v.push(s.to_string());
+    }
+}
+
+/// Walk a command. Never fails: what cannot be read is unattestable.
+pub fn walk(command: &str) -> Walk {
+    let parsed = parse(command);
+    let mut global: Vec<String> = parsed.unattestable.iter().map(|s| s.to_string()).collect();
+    let mut work: Vec<Segment> = parsed.segments;
+    let mut out: Vec<Walked> = Vec::with_capacity(work.len());
+    let mut i = 0;
+    while i < work.len() {
+        let seg = std::mem::take(&mut work[i]);
+        i += 1;
+        let mut rd = analyse_segment(&seg);
+        // Commands run by this segment become segments of their own, one level deeper.
+        for inner in &rd.inner {
+            if seg.depth + 1 > MAX_DEPTH {
+                push_unique(&mut global, "nesting deeper than 32");
+                break;
+            }
+            let mut new: Vec<Segment> = match inner {
+                Inner::Script(s) => {
+                    let p = parse(s);
+                    for u in p.unattestable {
+                        push_unique(&mut global, u);
+                    }
+                    p.segments
+                }
+                Inner::Words(ws) => vec![Segment {
+                    text: ws
+                        .iter()
+                        .map(|w| w.raw.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    words: ws.clone(),
+                    ..Segment::default()
+                }],
+            };
+            for s in &mut new {
+                s.depth += seg.depth + 1;
+                s.deny_only |= seg.deny_only;
+            }
+            for s in new {
+                if work.len() >= MAX_SEGMENTS {
+                    push_unique(&mut global, "more than 10,000 segments");
+                    break;
+                }
+                work.push(s);
+            }
+        }
+        let effects: Vec<Effects> = rd.stages.iter().map(|s| effects::of(s)).collect();
+        let redirects = redirect_uses(&seg);
+        let uses = effects.iter().map(|e| e.files.len()).sum::<usize>() + redirects.len();
+        if uses > MAX_FILE_USES {
+            rd.unattestable.push("more than 1,024 paths in one command");
+        }
+        out.push(Walked {
+            seg,
+            rd,
+            effects,
+            redirects,
+        });
+    }
+    Walk {
+        segments: out,
+        unattestable: global,
+    }
+}
+
+/// Files a segment's redirections read or write.
+fn redirect_uses(seg: &Segment) -> Vec<FileUse> {
+    let mut out = Vec::new();
+    for red in &seg.redirects {
+        let (true, Some(t)) = (red.file, &red.target) else {
+            continue;
+        };
+        let mut budget = super::MAX_BRACE_WORDS;
+        let unknown = t.parts.iter().any(|p| matches!(p, super::Part::Unknown(_)));
+        let path = t
+            .deny_values(&mut budget)
+            .and_then(|v| (v.len() == 1).then(|| v.into_iter().next()).flatten())
+            .map(|v| {
+                if unknown {
+                    v.iter()
+                        .map(|&b| if b == WILD { UNKNOWN } else { b })
+                        .collect()
+                } else {
+                    v
+                }
+            })
+            .unwrap_or(vec![UNKNOWN]);
+        let access = if red.op.starts_with('<') && red.op != "<>" {
+            Access::Read
+        } else {
+            Access::Write
+        };
+        out.push(FileUse {
+            path: effects::tilde(&path),
+            access,
+            recursive: false,
+            into: false,
+        });
+    }
+    out
+}

@@ -1,0 +1,214 @@
+//! Issue 8, class 5 through the real binary: a shell tool's `command` given as an argv
+//! array is decided as the host runs it — Codex execs the array (the POSIX-quoted join, and
+//! `[bash, -lc, S]` is the script S); every other host does not document arrays, so the
+//! array is unattestable (never better than ask) and both the exec reading and the space
+//! join are decided for denies.
+
+mod common;
+use common::Project;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+const POLICY: &str = r#"
+allow bash prefix "ls" { id list }
+allow bash prefix "echo" { id echo }
+allow bash prefix "env" { id env }
+deny bash prefix "rm" { id no-rm }
+allow bash prefix "cat" { id cat }
+deny read glob "~/.ssh" { id no-ssh }
+"#;
+
+const HOSTS: &[&str] = &[
+    "claude", "vscode", "copilot", "gemini", "cursor", "codex", "droid", "vibe",
+];
+
+fn setup() -> Project {
+    let p = Project::new();
+    p.write("policies/main.pol", POLICY);
+    p.build_trusted();
+    p
+}
+
+/// A shell-tool input of `host`'s shape whose `command` is `cmd` (a JSON array here).
+fn input(host: &str, root: &std::path::Path, cmd: Value) -> Value {
+    match host {
+        "copilot" => json!({"sessionId": "s1", "timestamp": 1, "cwd": root,
+            "toolName": "bash", "toolArgs": {"command": cmd}}),
+        "gemini" => json!({"session_id": "s1", "cwd": root,
+            "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+            "tool_input": {"command": cmd}}),
+        "cursor" => json!({"hook_event_name": "beforeShellExecution",
+            "conversation_id": "c", "workspace_roots": [root], "command": cmd, "cwd": root}),
+        "vibe" => json!({"tool_name": "bash", "tool_input": {"command": cmd},
+            "hook_event_name": "pre_tool"}),
+        "droid" => json!({"session_id": "s1", "cwd": root, "hook_event_name": "PreToolUse",
+            "tool_name": "Execute", "tool_input": {"command": cmd}}),
+        "codex" => json!({"session_id": "s1", "cwd": root, "hook_event_name": "PreToolUse",
+            "tool_name": "shell", "turn_id": "t", "tool_input": {"command": cmd}}),
+        _ => json!({"session_id": "s1", "cwd": root, "permission_mode": "default",
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": cmd}}),
+    }
+}
+
+/// The host's answer reduced to deny / ask / allow / none (no output), with "approval
+/// needed" denies (hosts that cannot prompt) reported as ask.
+fn verdict(p: &Project, host: &str, cmd: Value) -> String {
+    let root = p.dir.path().canonicalize().unwrap();
+    let stdin = input(host, &root, cmd).to_string();
+    let r = p
+        .cmd(&["hook", "--host", host])
+        .env("CLAUDE_PROJECT_DIR", &root)
+        .env("GEMINI_PROJECT_DIR", &root)
+        .env("FACTORY_PROJECT_DIR", &root)
+        .env("HOME", root.join("home"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let out = String::from_utf8_lossy(&r.stdout).into_owned();
+    if out.trim().is_empty() {
+        return "none".into();
+    }
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let d = [
+        &v["hookSpecificOutput"]["permissionDecision"],
+        &v["permissionDecision"],
+        &v["decision"],
+        &v["permission"],
+    ]
+    .into_iter()
+    .find_map(|x| x.as_str())
+    .unwrap_or_else(|| panic!("no decision in {out}"))
+    .to_string();
+    if d == "deny" && out.contains("approval needed") {
+        "ask".into()
+    } else {
+        d
+    }
+}
+
+#[test]
+fn the_issue_example_runs_rm_and_is_denied_on_every_host() {
+    let p = setup();
+    for host in HOSTS {
+        assert_eq!(
+            verdict(&p, host, json!(["env", "X='", "rm", "-rf", "x", "'"])),
+            "deny",
+            "{host}"
+        );
+    }
+}
+
+#[test]
+fn codex_execs_the_array() {
+    let p = setup();
+    let v = |c: Value| verdict(&p, "codex", c);
+    // Codex answers allow and default alike with no output; ask is an "approval needed" deny.
+    assert_eq!(v(json!(["ls", "-la"])), "none", "allowed argv");
+    assert_eq!(
+        v(json!(["bash", "-lc", "ls -la"])),
+        "none",
+        "the script S is analysed"
+    );
+    assert_eq!(v(json!(["bash", "-lc", "ls; rm -rf x"])), "deny");
+    assert_eq!(v(json!(["/bin/sh", "-c", "rm -rf x", "sh"])), "deny");
+    assert_eq!(
+        v(json!(["zsh", "-o", "pipefail", "-c", "echo $(rm x)"])),
+        "deny"
+    );
+    assert_eq!(v(json!(["rm", "-rf", "x"])), "deny");
+    assert_eq!(v(json!(["/usr/bin/rm", "x"])), "deny");
+    // Exec'd, `x; rm -rf y` is one argument to echo: nothing else runs.
+    assert_eq!(v(json!(["echo", "x;", "rm", "-rf", "y"])), "none");
+    assert_eq!(v(json!(["echo", "$(rm x)"])), "none");
+    // A relative `./bash` is not a known shell: its -c is not read as the command run.
+    assert_eq!(v(json!(["./bash", "-c", "ls"])), "ask");
+    // Not a command array at all: the error row (deny on codex).
+    assert_eq!(v(json!([])), "deny");
+    assert_eq!(v(json!(["ls", 1])), "deny");
+}
+
+/// Codex's `workdir`: relative paths in the command resolve there.
+#[test]
+fn codex_workdir_is_where_paths_resolve() {
+    let p = setup();
+    let root = p.dir.path().canonicalize().unwrap();
+    let ssh = root.join("home/.ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    let run = |ti: Value| {
+        let stdin = json!({"session_id": "s1", "cwd": root, "hook_event_name": "PreToolUse",
+            "tool_name": "shell", "tool_input": ti})
+        .to_string();
+        let r = p
+            .cmd(&["hook", "--host", "codex"])
+            .env("HOME", root.join("home"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        String::from_utf8_lossy(&r.stdout).into_owned()
+    };
+    assert_eq!(run(json!({"command": ["cat", "id_rsa"]})), "");
+    for ti in [
+        json!({"command": ["cat", "id_rsa"], "workdir": ssh}),
+        json!({"command": ["cat", "id_rsa"], "workdir": "home/.ssh"}),
+        json!({"command": ["bash", "-lc", "cat id_rsa"], "workdir": ssh}),
+        json!({"command": "cat id_rsa", "workdir": ssh}),
+    ] {
+        assert!(run(ti.clone()).contains("no-ssh"), "{ti}");
+    }
+    let out = run(json!({"command": ["cat", "x"], "workdir": 7}));
+    assert!(out.contains("approval needed"), "{out}");
+}
+
+#[test]
+fn other_hosts_never_allow_an_array_and_deny_either_reading() {
+    let p = setup();
+    for host in HOSTS.iter().filter(|h| **h != "codex") {
+        let v = |c: Value| verdict(&p, host, c);
+        assert_eq!(v(json!(["ls", "-la"])), "ask", "{host}: unattestable");
+        assert_eq!(v(json!(["bash", "-lc", "ls"])), "ask", "{host}");
+        // The space join runs rm; the exec reading does not: deny either way.
+        assert_eq!(v(json!(["echo", "x;", "rm", "-rf", "y"])), "deny", "{host}");
+        assert_eq!(v(json!(["bash", "-lc", "rm -rf /"])), "deny", "{host}");
+        // A string command is as before.
+        let allow = if *host == "vibe" { "none" } else { "allow" };
+        assert_eq!(v(json!("ls -la")), allow, "{host} string");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// The quoted join reads back in bash as exactly the argv (so the exec reading polc
+    /// decides is the command Codex runs).
+    #[test]
+    fn quoted_join_round_trips_through_bash(
+        argv in prop::collection::vec("[ -~\t\n]{0,8}|[a-z=;'\"$`\\\\*?~{}]{1,6}", 1..6)
+    ) {
+        let words: Vec<&str> = argv.iter().map(String::as_str).collect();
+        let join = polc::host::input::quoted_join(&words);
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(format!("printf '%s\\0' {join}"))
+            .output()
+            .unwrap();
+        let got: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .split_terminator('\0')
+            .map(str::to_string)
+            .collect();
+        prop_assert_eq!(&got, &argv, "join {:?}", join);
+    }
+}

@@ -1,0 +1,385 @@
+//! Issue "one model of what a command does": every class of evasion, through the binary
+//! (`polc hook --host claude`), with a table of variants per class and a property test over
+//! nesting depth. An answer of `None` is no output (`default`).
+
+mod common;
+use common::Project;
+use serde_json::json;
+
+/// A broad allow with a narrow deny: nothing may reach `rm` and be allowed.
+const BROAD: &str = r#"
+allow bash glob "*" { id all }
+deny bash prefix "rm" { id no-rm }
+deny read glob "./.env" { id no-env }
+deny edit glob "//srv/locked/**" { id locked }
+"#;
+
+fn project(policy: &str) -> Project {
+    let p = Project::new();
+    p.write("policies/main.pol", policy);
+    p.write(".env", "SECRET=1");
+    p.write("README.md", "hi");
+    p.write("src/main.rs", "fn main() {}");
+    p.build_trusted();
+    p
+}
+
+/// The shipped default policy, built and trusted in a fresh project holding a `.env`.
+fn shipped() -> Project {
+    let p = Project::new();
+    for f in ["default.pol", "permcheck.json"] {
+        let text = std::fs::read_to_string(common::root().join("policies").join(f)).unwrap();
+        p.write(&format!("policies/{f}"), &text);
+    }
+    p.write(".env", "SECRET=1");
+    p.write("README.md", "hi");
+    p.write("src/main.rs", "fn main() {}");
+    p.write("scripts/x.sh", "echo hi");
+    p.build_trusted();
+    p
+}
+
+/// The Claude PreToolUse answer for a tool call (None: no output, i.e. default).
+fn hook(p: &Project, tool: &str, input: serde_json::Value) -> Option<String> {
+    let root = p.dir.path().canonicalize().unwrap();
+    let stdin = json!({
+        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": root,
+        "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": input, "tool_use_id": "t1"
+    });
+    let out = p
+        .cmd(&["hook", "--host", "claude"])
+        .env("CLAUDE_PROJECT_DIR", &root)
+        .env("HOME", root.join("home"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(stdin.to_string().as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if out.stdout.is_empty() {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    Some(
+        v["hookSpecificOutput"]["permissionDecision"]
+            .as_str()
+            .unwrap()
+            .to_string(),
+    )
+}
+
+fn bash(p: &Project, cmd: &str) -> Option<String> {
+    hook(p, "Bash", json!({ "command": cmd }))
+}
+
+/// Every command must get at least `ask` (never allow, never default).
+fn never_allowed(p: &Project, cmds: &[String]) {
+    let mut bad = Vec::new();
+    for c in cmds {
+        let d = bash(p, c);
+        if !matches!(d.as_deref(), Some("deny") | Some("ask")) {
+            bad.push(format!("{d:?} <- {c}"));
+        }
+    }
+    assert!(bad.is_empty(), "allowed or default:\n{}", bad.join("\n"));
+}
+
+fn denied(p: &Project, cmds: &[String]) {
+    let mut bad = Vec::new();
+    for c in cmds {
+        let d = bash(p, c);
+        if d.as_deref() != Some("deny") {
+            bad.push(format!("{d:?} <- {c}"));
+        }
+    }
+    assert!(bad.is_empty(), "not denied:\n{}", bad.join("\n"));
+}
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+#[test]
+fn class1_bounds_are_never_silent() {
+    let d = shipped();
+    // The shipped policy: `nice` ×16 then `cat .env` was an allow (×15 a deny).
+    for n in [15, 16, 40, 63, 64, 65, 100] {
+        let cmd = format!("{}cat .env", "nice ".repeat(n));
+        let got = bash(&d, &cmd);
+        assert!(
+            matches!(got.as_deref(), Some("deny") | Some("ask")),
+            "nice x{n}: {got:?}"
+        );
+    }
+    let p = project(BROAD);
+    let mut cmds = Vec::new();
+    for w in [
+        "! ", "time ", "env ", "nice ", "sudo ", "command ", "xargs ", "nohup ", "exec ",
+    ] {
+        for n in [1, 15, 16, 17, 32, 63, 64, 65, 128] {
+            cmds.push(format!("{}rm x", w.repeat(n)));
+        }
+    }
+    for n in [1, 16, 63, 64, 65, 100] {
+        cmds.push(format!("{}rm x{}", "{ ".repeat(n), "; }".repeat(n)));
+        cmds.push(format!("{}rm x{}", "( ".repeat(n), " )".repeat(n)));
+        cmds.push(format!("{}rm x", "FOO=1 ".repeat(n)));
+        cmds.push(format!("{}rm x", "eval ".repeat(n)));
+    }
+    never_allowed(&p, &cmds);
+}
+
+#[test]
+fn class2_tilde_forms() {
+    let d = shipped();
+    denied(&d, &s(&["cat ~+/.env", "head ~+/.env", "cat ~+/./.env"]));
+    never_allowed(
+        &d,
+        &s(&[
+            "cat ~-/.env",
+            "cat ~root/.ssh/id_x",
+            "cat ~+1/.env",
+            "cat ~nobody/.env",
+        ]),
+    );
+}
+
+#[test]
+fn class3_options_and_configuration_that_run_commands() {
+    let p = project(BROAD);
+    let deny = s(&[
+        "git rebase --exec 'rm x' main",
+        "git rebase -x 'rm x' main",
+        "git rebase --exec='rm x' main",
+        "git bisect run rm x",
+        "git submodule foreach 'rm x'",
+        "git submodule foreach --recursive rm x",
+        "git difftool -x 'rm x'",
+        "git difftool --extcmd='rm x'",
+        "git filter-branch --tree-filter 'rm x' HEAD",
+        "git filter-branch --index-filter 'rm x' HEAD",
+        "git grep -O'rm x' foo",
+        "git grep --open-files-in-pager='rm x' foo",
+        "git fetch --upload-pack='rm x' origin",
+        "git clone -u 'rm x' https://example.com/r",
+        "git clone --upload-pack 'rm x' https://example.com/r",
+        "git archive --exec='rm x' --remote=origin HEAD",
+        "git push --receive-pack='rm x' origin",
+        "rsync -e 'rm x' a host:b",
+        "rsync --rsh='rm x' a host:b",
+        "rsync --rsync-path='rm x' a host:b",
+        "rsync -ae 'rm x' a host:b",
+        "git config core.pager 'rm x'",
+        "git config core.fsmonitor 'rm x'",
+        "git config core.sshCommand 'rm x'",
+        "git config core.editor 'rm x'",
+        "git config sequence.editor 'rm x'",
+        "git config diff.external 'rm x'",
+        "git config diff.foo.textconv 'rm x'",
+        "git config filter.lfs.clean 'rm x'",
+        "git config filter.lfs.smudge 'rm x'",
+        "git config filter.lfs.process 'rm x'",
+        "git config alias.st '!rm x'",
+        "git config credential.helper 'rm x'",
+        "git config gpg.program 'rm x'",
+        "git config --global core.pager 'rm x'",
+        "git config set core.pager 'rm x'",
+        "tmux new-session -d 'rm x'",
+        "tmux new -s s 'rm x'",
+        "tmux new-window 'rm x'",
+        "tmux split-window -h 'rm x'",
+        "tmux respawn-pane -k 'rm x'",
+        "tmux send-keys -t s 'rm x' Enter",
+        "tmux send 'rm x' C-m",
+        "screen -dmS s rm x",
+        "screen -S s -X stuff 'rm x'",
+        "expect -c 'spawn rm x'",
+        "script -c 'rm x' /dev/null",
+        "socat - EXEC:'rm x'",
+        "socat - SYSTEM:'rm x',pty",
+    ]);
+    denied(&p, &deny);
+    let ask = s(&[
+        "git config core.hooksPath /tmp/h",
+        "git config include.path /tmp/c",
+        "python3 -m pty",
+        "python3 -c 'import pty; pty.spawn(\"sh\")'",
+        "claude -p 'delete the repo'",
+        "codex exec 'rm the repo'",
+        "gemini -p 'rm'",
+        "copilot -p 'rm'",
+        "cursor-agent 'rm'",
+        "droid exec 'rm'",
+        "opencode run 'rm'",
+        "tmux new-session -d",
+    ]);
+    never_allowed(&p, &ask);
+    // Harmless configuration and plain git stay allowed.
+    for c in [
+        "git config user.name x",
+        "git config --get core.pager",
+        "git rebase main",
+        "git status",
+    ] {
+        assert_eq!(bash(&p, c).as_deref(), Some("allow"), "{c}");
+    }
+}
+
+#[test]
+fn class4_readers_polc_does_not_know() {
+    let p = project(BROAD);
+    never_allowed(
+        &p,
+        &s(&[
+            "git diff --no-index /dev/null .env",
+            "python3 -m base64 .env",
+            "split -b1 .env /tmp/y",
+            "look x .env",
+            "sqlite3 x '.read .env'",
+            "ed .env",
+            "some-unknown-tool .env",
+            "tool --input=.env",
+            "tool @.env",
+            "awk 1 .env",
+            "perl -ne print .env",
+            "python3 script.py .env",
+            "node x.js ./.env",
+            "xxd .env",
+            "sort -o /tmp/x .env",
+        ]),
+    );
+    // Editors and in-place writers on an edit-denied path.
+    denied(
+        &p,
+        &s(&[
+            "vim /srv/locked/a",
+            "vi /srv/locked/a",
+            "nvim /srv/locked/a",
+            "ed /srv/locked/a",
+            "nano /srv/locked/a",
+            "echo x | sponge /srv/locked/a",
+            "sed -i s/a/b/ /srv/locked/a",
+            "cp x /srv/locked/",
+            "cp -t /srv/locked x",
+            "cp --target-directory=/srv/locked x",
+            "install -t /srv/locked x",
+            "tee /srv/locked/a",
+            "touch /srv/locked/a",
+            "chmod 777 /srv/locked/a",
+            "truncate -s0 /srv/locked/a",
+            "rsync -a x /srv/locked/",
+            "dd if=x of=/srv/locked/a",
+        ]),
+    );
+    never_allowed(
+        &p,
+        &s(&[
+            "tar -xf a.tar -C /srv/locked",
+            "unzip -o a.zip -d /srv/locked",
+            "cp -r src/. /srv/locked",
+            "rsync -a src/ /srv/locked",
+        ]),
+    );
+}
+
+#[test]
+fn no_false_positives_on_the_shipped_policy() {
+    let d = shipped();
+    // A `.env` in the project must not make these ask.
+    for (c, want) in [
+        ("eslint .", None),
+        ("prettier --check .", None),
+        ("./scripts/x.sh src", None),
+        ("rg TODO src", Some("allow")),
+        ("cat README.md", Some("allow")),
+        ("grep -rn TODO src", Some("allow")),
+        ("ls -la", Some("allow")),
+        ("git status", Some("allow")),
+        ("git log --oneline", Some("allow")),
+    ] {
+        assert_eq!(bash(&d, c).as_deref(), want, "{c}");
+    }
+}
+
+mod nesting {
+    //! Property: every wrapper, runner and grouping construct, nested 1…300 deep around a
+    //! denied command, never allows (in-process, on the compiled table).
+    use polc::ir::{Decision, Tier};
+    use polc::runtime::table_rules::TableRules;
+    use polc::runtime::{decide_in, Context, Request};
+    use proptest::prelude::*;
+
+    fn nest(kind: usize, depth: usize, inner: &str) -> String {
+        let mut c = inner.to_string();
+        for _ in 0..depth {
+            c = match kind {
+                0 => format!("nice {c}"),
+                1 => format!("sudo -u root {c}"),
+                2 => format!("env -i A=1 {c}"),
+                3 => format!("timeout 5 {c}"),
+                4 => format!("command {c}"),
+                5 => format!("xargs {c}"),
+                6 => format!("! {c}"),
+                7 => format!("time {c}"),
+                8 => format!("{{ {c}; }}"),
+                9 => format!("( {c} )"),
+                10 => format!("eval {c}"),
+                11 => format!("echo $({c})"),
+                12 => format!("bash -c {}", shell_quote(&c)),
+                13 => format!("find . -exec {c} \\;"),
+                14 => format!("watch {c}"),
+                15 => format!("nohup {c}"),
+                16 => format!("X=1 {c}"),
+                17 => format!("stdbuf -oL {c}"),
+                18 => format!("if {c}; then :; fi"),
+                19 => format!("ssh host {}", shell_quote(&c)),
+                20 => format!("tmux new-session -d {}", shell_quote(&c)),
+                21 => format!("git rebase --exec {} main", shell_quote(&c)),
+                _ => format!("exec {c}"),
+            };
+            if c.len() > 90_000 {
+                break;
+            }
+        }
+        c
+    }
+
+    fn shell_quote(s: &str) -> String {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+        #[test]
+        fn nested_constructs_never_allow(kind in 0usize..23, depth in 1usize..300, inner in prop::sample::select(vec!["rm x", "rm -rf /", "/bin/rm x", "'rm' x"])) {
+            let (policy, _) = polc::lower::load_str(
+                "t.pol",
+                "allow bash glob \"*\" { id all }\ndeny bash prefix \"rm\" { id no-rm }\n",
+                Tier::Project,
+            )
+            .unwrap();
+            let compiled = polc::compile::compile(&policy).unwrap();
+            let src = TableRules::new(|k| compiled.section(k)).unwrap();
+            let cmd = nest(kind, depth, inner);
+            let out = decide_in(&src, "claude", &Request::Bash { command: cmd.clone() }, &Context::default()).unwrap();
+            prop_assert!(
+                matches!(out.decision, Decision::Deny | Decision::Ask),
+                "{:?} for kind {} depth {}: {}", out.decision, kind, depth, &cmd[..cmd.len().min(200)]
+            );
+        }
+    }
+}

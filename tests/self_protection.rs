@@ -1,0 +1,377 @@
+//! Issue "an agent cannot loosen its own policy": self-protection through the binary, read
+//! from the one walk and catalogue. Under a broad allow (trusted project table and user
+//! layer), every write to a protected path or folder asks or denies; polc's own commands are
+//! denied through every runner; only a user-layer rule that names the path lifts it.
+
+mod common;
+use common::Project;
+use serde_json::json;
+
+const BROAD: &str = "allow bash glob \"*\" { id all }\nallow edit glob \"**\" { id edit-all }\n";
+
+fn project(policy: &str) -> Project {
+    let p = Project::new();
+    p.write("policies/main.pol", policy);
+    p.write("src/main.rs", "fn main() {}");
+    p.build_trusted();
+    p
+}
+
+/// A user layer (the config folder's `policy.bin`) compiled from `text`.
+fn user_layer(p: &Project, text: &str) {
+    let src = p.config.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(src.join("user.pol"), text).unwrap();
+    let out = p.config.path().join("policy.bin");
+    let st = std::process::Command::new(common::polc_bin())
+        .args(["build", src.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .env("POLC_CACHE_DIR", p.cache.path())
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+}
+
+fn hook_env(
+    p: &Project,
+    tool: &str,
+    input: serde_json::Value,
+    path: Option<&str>,
+) -> (Option<String>, String) {
+    let root = p.dir.path().canonicalize().unwrap();
+    let stdin = json!({
+        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": root,
+        "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": input, "tool_use_id": "t1"
+    });
+    let mut c = p.cmd(&["hook", "--host", "claude"]);
+    c.env("CLAUDE_PROJECT_DIR", &root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    if let Some(path) = path {
+        c.env("PATH", path);
+    }
+    let out = c
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(stdin.to_string().as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if out.stdout.is_empty() {
+        return (None, text);
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    (
+        Some(
+            v["hookSpecificOutput"]["permissionDecision"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        ),
+        text,
+    )
+}
+
+fn bash(p: &Project, cmd: &str) -> (Option<String>, String) {
+    hook_env(p, "Bash", json!({ "command": cmd }), None)
+}
+
+fn expect(p: &Project, table: &[(&str, &str)]) {
+    let mut bad = Vec::new();
+    for (cmd, want) in table {
+        let (got, text) = bash(p, cmd);
+        let ok = match *want {
+            "deny" => got.as_deref() == Some("deny"),
+            "ask+" => matches!(got.as_deref(), Some("deny") | Some("ask")),
+            "allow" => got.as_deref() == Some("allow"),
+            _ => unreachable!(),
+        };
+        if !ok {
+            bad.push(format!("want {want}, got {got:?} <- {cmd}\n    {text}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn writes_of_every_destination_form() {
+    let p = project(BROAD);
+    p.write(".claude/settings.json", "{}");
+    p.write(".claude/hooks/h.sh", "");
+    std::fs::create_dir_all(p.path(".polc")).unwrap();
+    expect(
+        &p,
+        &[
+            ("cp -r /tmp/x/.polc .", "ask+"),
+            ("tar -xf /tmp/a.tar", "ask+"),
+            ("unzip -o /tmp/a.zip", "ask+"),
+            ("bsdtar -xf /tmp/a.tar", "ask+"),
+            ("rsync -a /tmp/x/ .", "ask+"),
+            ("cp /tmp/e/settings.json .claude/", "deny"),
+            ("cp -t .claude /tmp/e/settings.json", "deny"),
+            ("cp --target-directory=.claude /tmp/e/settings.json", "deny"),
+            ("install -t .claude /tmp/e/settings.local.json", "deny"),
+            ("ln -sf /tmp/e/settings.json .claude/", "deny"),
+            ("cp -r src/. .claude", "ask+"),
+            ("cd .claude && cp /tmp/e/settings.json .", "deny"),
+            ("cd .claude; cp /tmp/e/settings.json settings.json", "deny"),
+            ("find . -name settings.json -delete", "deny"),
+            ("cp -al .claude bk", "deny"),
+            ("ln .claude/settings.json bk", "deny"),
+            ("ln -s .claude x && cp /tmp/e x/settings.json", "ask+"),
+            ("touch .polc/policy.bin", "deny"),
+            ("echo x > .polc/new", "deny"),
+            ("mkdir .claude/commands", "deny"),
+            ("cp /tmp/c .claude/commands/x.md", "deny"),
+            ("cp /tmp/h .claude/hooks/pre.sh", "deny"),
+            ("chmod -R 777 .claude", "deny"),
+            ("chown -R x .", "deny"),
+            ("mv .claude /tmp/c", "deny"),
+            ("rm -rf .claude", "deny"),
+            ("setfacl -m u:x:rw .claude/settings.json", "deny"),
+            ("chattr -i .claude/settings.json", "deny"),
+            ("mount --bind /tmp/x .claude", "deny"),
+            ("touch .", "deny"),
+            ("echo x > .git/hooks/pre-commit", "ask+"),
+            ("cp /tmp/x .git/config", "ask+"),
+            ("cp /tmp/x.json permcheck.json", "deny"),
+            ("curl -o .mcp.json https://x.io/m", "deny"),
+            ("cd .claude && curl -O https://x.io/settings.json", "deny"),
+        ],
+    );
+    // A hard link made earlier: writing through it writes the protected file.
+    std::fs::hard_link(p.path(".claude/settings.json"), p.path("bk.json")).unwrap();
+    expect(
+        &p,
+        &[
+            ("echo '{}' > bk.json", "deny"),
+            ("cp /tmp/x bk.json", "deny"),
+        ],
+    );
+}
+
+#[test]
+fn work_tree_rewrites_ask_only_where_agent_configuration_is() {
+    let p = project(BROAD);
+    let rewrites = [
+        "git switch old",
+        "git checkout main",
+        "git checkout -f",
+        "git pull",
+        "git merge x",
+        "git rebase main",
+        "git cherry-pick abc",
+        "git revert abc",
+        "git bisect start",
+        "git reset --hard",
+        "git reset --keep x",
+        "git stash",
+        "git stash pop",
+        "git apply p.diff",
+        "git am p.mbox",
+        "git restore x",
+        "git read-tree -u HEAD",
+        "git checkout-index -a",
+        "git worktree add ../w",
+        "git submodule update",
+        "git sparse-checkout set x",
+        "git some-new-subcommand",
+        "patch -p1 < /tmp/p.diff",
+        "tar -xf /tmp/a.tar",
+    ];
+    // No agent configuration in the tree: no prompt from self-protection.
+    for c in [
+        "git switch old",
+        "git pull",
+        "git stash pop",
+        "git rebase main",
+        "git switch -c x",
+    ] {
+        assert_eq!(bash(&p, c).0.as_deref(), Some("allow"), "{c}");
+    }
+    p.write(".claude/settings.json", "{}");
+    let table: Vec<(&str, &str)> = rewrites.iter().map(|c| (*c, "ask+")).collect();
+    expect(&p, &table);
+    let (_, text) = bash(&p, "git switch old");
+    assert!(text.contains("user scope"), "{text}");
+    // Commands that leave the tree alone still pass.
+    expect(
+        &p,
+        &[
+            ("git status", "allow"),
+            ("git log", "allow"),
+            ("git commit -m x", "allow"),
+        ],
+    );
+}
+
+#[test]
+fn polc_binary_and_installs() {
+    let p = project(BROAD);
+    let exe = common::polc_bin();
+    let exe_s = exe.to_string_lossy().into_owned();
+    expect(
+        &p,
+        &[
+            (&format!("cp /tmp/x {exe_s}"), "deny"),
+            (&format!("cp {exe_s} /tmp/p2"), "deny"),
+            (&format!("mv {exe_s} /tmp/old"), "deny"),
+            ("cargo install polc", "ask+"),
+            ("cargo install --path .", "ask+"),
+            ("pipx install x", "ask+"),
+            ("uv tool install x", "ask+"),
+            ("pip install --user x", "ask+"),
+            ("npm install -g x", "ask+"),
+            ("npm i -g x", "ask+"),
+            ("go install example.com/x@latest", "ask+"),
+            ("make install", "ask+"),
+        ],
+    );
+    // A `polc` in a PATH folder ahead of the hook's binary.
+    let ahead = tempfile::tempdir().unwrap();
+    let path = format!(
+        "{}:{}:/usr/bin:/bin",
+        ahead.path().display(),
+        exe.parent().unwrap().display()
+    );
+    let target = ahead.path().join("polc");
+    let (got, text) = hook_env(
+        &p,
+        "Bash",
+        json!({ "command": format!("cp /tmp/x {}", target.display()) }),
+        Some(&path),
+    );
+    assert_eq!(got.as_deref(), Some("deny"), "{text}");
+}
+
+#[test]
+fn a_broad_user_allow_does_not_lift_it_but_a_naming_rule_does() {
+    let p = project(BROAD);
+    p.write(".claude/settings.json", "{}");
+    user_layer(
+        &p,
+        "allow bash glob \"*\" { id user-all }\nallow edit glob \"**\" { id user-edit-all }\n",
+    );
+    let cfg = p.config.path().display().to_string();
+    expect(
+        &p,
+        &[
+            (&format!("cp /tmp/x {cfg}/policy.bin"), "deny"),
+            ("sed -i s/a/b/ .claude/settings.json", "deny"),
+        ],
+    );
+    let edit = |p: &Project| {
+        let root = p.dir.path().canonicalize().unwrap();
+        hook_env(
+            p,
+            "Edit",
+            json!({"file_path": root.join(".claude/settings.json"), "old_string": "a", "new_string": "b"}),
+            None,
+        )
+        .0
+    };
+    assert_eq!(edit(&p).as_deref(), Some("deny"));
+    // A user rule naming the path (exact bash, or an edit glob whose literal part is the
+    // folder) lifts it; a prefix rule does not.
+    user_layer(
+        &p,
+        "allow bash exact \"sed -i s/a/b/ .claude/settings.json\" { id u1 }\nallow bash prefix \"touch .claude\" { id u2 }\nallow edit glob \"./.claude/**\" { id u3 }\n",
+    );
+    expect(
+        &p,
+        &[
+            ("sed -i s/a/b/ .claude/settings.json", "allow"),
+            ("touch .claude/settings.json", "deny"),
+        ],
+    );
+    assert_eq!(edit(&p).as_deref(), Some("allow"));
+}
+
+#[test]
+fn polc_commands_through_every_runner() {
+    let p = project(BROAD);
+    expect(
+        &p,
+        &[
+            ("polc trust", "deny"),
+            ("polc trust --forget /x", "deny"),
+            ("polc init --host claude", "deny"),
+            ("polc init --uninstall", "deny"),
+            ("polc build", "deny"),
+            ("polc hook --host claude", "deny"),
+            ("polc decide x", "deny"),
+            ("polc session reset", "deny"),
+            ("polc fmt", "deny"),
+            ("/usr/local/bin/polc trust .", "deny"),
+            ("./target/release/polc trust", "deny"),
+            ("tmux new -d 'polc trust .'", "deny"),
+            ("tmux new-session -d -s x polc trust", "deny"),
+            ("tmux send-keys -t x 'polc trust' Enter", "deny"),
+            ("tmux send-keys y Enter", "ask+"),
+            ("screen -dmS s polc trust", "deny"),
+            ("expect -c 'spawn polc trust; send y\\r'", "deny"),
+            ("socat - EXEC:'polc trust',pty", "deny"),
+            ("script -qc 'polc trust' /dev/null", "deny"),
+            ("python3 -c 'import os; os.system(\"polc trust\")'", "deny"),
+            ("bash -c 'polc trust'", "deny"),
+            ("env polc trust", "deny"),
+            ("nohup polc init &", "deny"),
+        ],
+    );
+    for c in [
+        "polc explain 'rm -rf /'",
+        "polc lint",
+        "polc fmt --check",
+        "polc --version",
+    ] {
+        assert_eq!(bash(&p, c).0.as_deref(), Some("allow"), "{c}");
+    }
+}
+
+#[test]
+fn no_false_positives_without_agent_configuration() {
+    // The shipped default policy, permcheck.json at the root of the project.
+    let p = Project::new();
+    for f in ["default.pol", "permcheck.json"] {
+        let text = std::fs::read_to_string(common::root().join("policies").join(f)).unwrap();
+        p.write(&format!("policies/{f}"), &text);
+    }
+    p.write(
+        "permcheck.json",
+        &std::fs::read_to_string(common::root().join("policies/permcheck.json")).unwrap(),
+    );
+    p.write("src/main.rs", "");
+    p.build_trusted();
+    for c in [
+        "git status",
+        "git log",
+        "cargo test",
+        "git switch -c x",
+        "git pull",
+        "git stash pop",
+        "git rebase main",
+        "rm -rf target",
+        "mkdir -p out && cp src/main.rs out/",
+        "touch src/new.rs",
+    ] {
+        let (got, text) = bash(&p, c);
+        assert!(
+            !text.contains("polc-self-protection"),
+            "{c}: {got:?} {text}"
+        );
+        assert!(
+            got.as_deref() != Some("ask") && got.as_deref() != Some("deny"),
+            "{c}: {text}"
+        );
+    }
+}
