@@ -514,9 +514,7 @@ fn permission_request_errors_answer_deny() {
             c.env("POLC_HOOK_SELFTEST", fault)
                 .env("POLC_HOOK_DEADLINE_MS", "300");
             let r = run_cmd(c, input.clone().into_bytes());
-            if cfg!(debug_assertions) {
-                deny(&r, &format!("{host} / {fault}"));
-            }
+            deny(&r, &format!("{host} / {fault}"));
         }
         // PreToolUse keeps exit 2 and an empty stdout.
         let r = hook(&p, &["--host", host, "--event", "pre-tool-use"], b"");

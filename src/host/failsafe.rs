@@ -38,16 +38,31 @@ pub fn claim() -> bool {
 }
 
 /// Store the pre-rendered error answer (leaked: it lives until exit). May be called again
-/// (the hook re-arms once the input names its event): SIGALRM is blocked meanwhile, so the
-/// deadline never writes a pointer with another answer's length. The fatal signals are
-/// synchronous and cannot arise from these stores.
+/// (the hook re-arms once the input names its event): the asynchronous signals the handler
+/// answers (the deadline, termination requests) are blocked meanwhile, so none writes a
+/// pointer with another answer's length. The fatal signals are synchronous and cannot arise
+/// from these stores.
 pub fn arm(stdout: Vec<u8>, stderr_line: String, exit: i32) {
     // SAFETY: sigprocmask only reads and writes the sets given; restored below.
     let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGALRM);
+        for sig in [
+            libc::SIGALRM,
+            libc::SIGTERM,
+            libc::SIGINT,
+            libc::SIGHUP,
+            libc::SIGQUIT,
+            libc::SIGUSR1,
+            libc::SIGUSR2,
+            libc::SIGXCPU,
+            libc::SIGXFSZ,
+            libc::SIGVTALRM,
+            libc::SIGPROF,
+        ] {
+            libc::sigaddset(&mut set, sig);
+        }
         libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
     }
     store(stdout, stderr_line, exit);

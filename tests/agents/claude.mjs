@@ -108,7 +108,7 @@ export function claudeEnv(ctx, base, p, extra = {}) {
     CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: "1",
     // bypassPermissions refuses to start as root outside a sandbox; this is one.
     IS_SANDBOX: "1",
-    POLC_CONFIG_DIR: p.config,
+    ...p.polcEnv,
     ...extra,
   });
 }

@@ -70,7 +70,7 @@ export async function codexRun(ctx, { id, decision, layer, hooks, mode = "full-a
     HOME: p.home,
     CODEX_HOME: chome,
     POLC_SUITE_MOCK_KEY: "mock",
-    POLC_CONFIG_DIR: p.config,
+    ...p.polcEnv,
     POLC_SUITE_HOOK_LOG: logInput,
   });
   const r = await run(ctx.codexBin, args, { cwd: p.root, env, timeoutMs: 90_000 });

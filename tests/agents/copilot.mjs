@@ -48,7 +48,7 @@ async function copilotRun(ctx, { id, decision, layer, hooks, mode = "default", r
     COPILOT_PROVIDER_MODEL_ID: "claude-sonnet-4-5",
     COPILOT_MODEL: "claude-sonnet-4.5",
     GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS: repoHooks ? "true" : undefined,
-    POLC_CONFIG_DIR: p.config,
+    ...p.polcEnv,
   });
   const r = await run(ctx.copilotBin, ["-p", "run the command", ...MODES[mode]], {
     cwd: p.root,

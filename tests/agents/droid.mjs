@@ -60,7 +60,7 @@ async function droidRun(ctx, { id, decision, layer, settings, mode = "default", 
   fs.writeFileSync(path.join(fdir, "settings.json"), JSON.stringify(settings));
   const env = offlineEnv(ctx.proxy.url, {
     HOME: p.home,
-    POLC_CONFIG_DIR: p.config,
+    ...p.polcEnv,
     POLC_SUITE_HOOK_LOG: log,
     FACTORY_AIRGAP_ENABLED: "1",
     FACTORY_DROID_AUTO_UPDATE_ENABLED: "false",

@@ -46,7 +46,7 @@ export async function geminiCall(ctx, { layer, decision, command, env = {} }) {
     tool_input: { command: COMMAND[decision] },
   };
   const saved = { ...process.env };
-  Object.assign(process.env, { POLC_CONFIG_DIR: p.config }, env);
+  Object.assign(process.env, p.polcEnv, env);
   let result;
   try {
     result = await runner.executeHook(

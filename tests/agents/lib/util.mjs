@@ -80,7 +80,12 @@ export function tmpdir(prefix) {
 
 export function polcBin() {
   const b = process.env.POLC_BIN || path.join(REPO, "target", "debug", "polc");
-  if (!fs.existsSync(b)) throw new Error(`polc binary not found at ${b} (cargo build, or set POLC_BIN)`);
+  if (!fs.existsSync(b)) throw new Error(`polc binary not found at ${b} (tests/agents/run builds one, or set POLC_BIN)`);
+  // The suite isolates polc's folders per scenario with POLC_CONFIG_DIR/CACHE/STATE, which
+  // only a `test-paths` build honours; any other build would read the real user's folders.
+  const v = spawnSync(b, ["--version"], { encoding: "utf8" });
+  if (!/TEST BUILD/.test(v.stdout + v.stderr))
+    throw new Error(`${b} is not a test-paths build (${(v.stdout || v.stderr).trim()}): cargo build --features test-paths`);
   return b;
 }
 
@@ -118,12 +123,13 @@ export function compile(polc, srcDir, out) {
   if (r.status !== 0) throw new Error(`polc build failed: ${r.stderr}${r.stdout}`);
 }
 
-// Record trust for (root, table) the way `polc trust` does: SHA-256 of the table, a tab, the
-// canonical root, one line in <config>/trusted. (The suite has no terminal to answer the
-// prompt; if the format changes the "allow, trusted project" rows fail and say so.)
+// Record trust for (root, table) the way `polc trust` does: SHA-256 of the table, the
+// canonical root and the canonical table path, tab-separated, one line in <config>/trusted.
+// (The suite has no terminal to answer the prompt; if the format changes the "allow, trusted
+// project" rows fail and say so.)
 export function trust(config, root, table) {
   const h = crypto.createHash("sha256").update(fs.readFileSync(table)).digest("hex");
-  fs.appendFileSync(path.join(config, "trusted"), `${h}\t${fs.realpathSync(root)}\n`);
+  fs.appendFileSync(path.join(config, "trusted"), `${h}\t${fs.realpathSync(root)}\t${fs.realpathSync(table)}\n`);
 }
 
 // A throwaway project and polc config folder for one scenario. `layer` says where the table
@@ -142,7 +148,12 @@ export function project(polc, layer = "user") {
     fs.mkdirSync(path.join(root, "compiled"), { recursive: true });
     fs.writeFileSync(path.join(root, "compiled", "policy.bin"), Buffer.from("POLC\0garbage-not-a-table".repeat(20)));
   }
-  return { root, config, home };
+  const cache = tmpdir("cache");
+  const state = tmpdir("state");
+  // Honoured only by a `test-paths` build of polc (run.mjs checks): the hook's config, cache
+  // and state folders stay inside the scenario.
+  const polcEnv = { POLC_CONFIG_DIR: config, POLC_CACHE_DIR: cache, POLC_STATE_DIR: state };
+  return { root, config, home, polcEnv };
 }
 
 export function markerRan(root, decision) {
