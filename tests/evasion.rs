@@ -41,45 +41,8 @@ fn shipped() -> Project {
 
 /// The Claude PreToolUse answer for a tool call (None: no output, i.e. default).
 fn hook(p: &Project, tool: &str, input: serde_json::Value) -> Option<String> {
-    let root = p.dir.path().canonicalize().unwrap();
-    let stdin = json!({
-        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": root,
-        "permission_mode": "default", "hook_event_name": "PreToolUse",
-        "tool_name": tool, "tool_input": input, "tool_use_id": "t1"
-    });
-    let out = p
-        .cmd(&["hook", "--host", "claude"])
-        .env("CLAUDE_PROJECT_DIR", &root)
-        .env("HOME", root.join("home"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin
-                .take()
-                .unwrap()
-                .write_all(stdin.to_string().as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    if out.stdout.is_empty() {
-        return None;
-    }
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    Some(
-        v["hookSpecificOutput"]["permissionDecision"]
-            .as_str()
-            .unwrap()
-            .to_string(),
-    )
+    let home = p.dir.path().canonicalize().unwrap().join("home");
+    common::claude_decision(p, tool, input, "", &[("HOME", home.as_os_str())]).0
 }
 
 fn bash(p: &Project, cmd: &str) -> Option<String> {

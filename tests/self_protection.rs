@@ -41,45 +41,10 @@ fn hook_env(
     input: serde_json::Value,
     path: Option<&str>,
 ) -> (Option<String>, String) {
-    let root = p.dir.path().canonicalize().unwrap();
-    let stdin = json!({
-        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": root,
-        "permission_mode": "default", "hook_event_name": "PreToolUse",
-        "tool_name": tool, "tool_input": input, "tool_use_id": "t1"
-    });
-    let mut c = p.cmd(&["hook", "--host", "claude"]);
-    c.env("CLAUDE_PROJECT_DIR", &root)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    if let Some(path) = path {
-        c.env("PATH", path);
+    match path {
+        Some(path) => common::claude_decision(p, tool, input, "", &[("PATH", path.as_ref())]),
+        None => common::claude_decision(p, tool, input, "", &[]),
     }
-    let out = c
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin
-                .take()
-                .unwrap()
-                .write_all(stdin.to_string().as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    if out.stdout.is_empty() {
-        return (None, text);
-    }
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    (
-        Some(
-            v["hookSpecificOutput"]["permissionDecision"]
-                .as_str()
-                .unwrap()
-                .to_string(),
-        ),
-        text,
-    )
 }
 
 fn bash(p: &Project, cmd: &str) -> (Option<String>, String) {

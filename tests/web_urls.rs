@@ -23,41 +23,8 @@ fn setup() -> Project {
 
 /// The Claude PreToolUse decision for one tool call (None = no output: default).
 fn decide(p: &Project, tool: &str, input: serde_json::Value) -> Option<String> {
-    let root = p.dir.path().canonicalize().unwrap();
-    let stdin = json!({
-        "session_id": "s1", "cwd": root, "permission_mode": "default",
-        "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input
-    });
-    let r = p
-        .cmd(&["hook", "--host", "claude"])
-        .env("CLAUDE_PROJECT_DIR", &root)
-        .env("HOME", root.join("home"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin
-                .take()
-                .unwrap()
-                .write_all(stdin.to_string().as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    assert_eq!(
-        r.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&r.stderr)
-    );
-    if r.stdout.is_empty() {
-        return None;
-    }
-    let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
-    v["hookSpecificOutput"]["permissionDecision"]
-        .as_str()
-        .map(str::to_string)
+    let home = p.dir.path().canonicalize().unwrap().join("home");
+    common::claude_decision(p, tool, input, "", &[("HOME", home.as_os_str())]).0
 }
 
 /// Single-quote a word for the shell.

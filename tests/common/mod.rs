@@ -148,3 +148,55 @@ impl Project {
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
+
+/// A Claude PreToolUse call of `tool` with `input`, from `cwd` (relative to the project
+/// root), through `polc hook --host claude`: the `permissionDecision` (None: no output, i.e.
+/// `default`) and the whole stdout. `env` adds variables (`HOME`, `PATH`, …).
+pub fn claude_decision(
+    p: &Project,
+    tool: &str,
+    input: serde_json::Value,
+    cwd: &str,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> (Option<String>, String) {
+    let root = p.dir.path().canonicalize().unwrap();
+    let stdin = serde_json::json!({
+        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": root.join(cwd),
+        "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": input, "tool_use_id": "t1"
+    });
+    let mut c = p.cmd(&["hook", "--host", "claude"]);
+    c.env("CLAUDE_PROJECT_DIR", &root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(stdin.to_string().as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if out.stdout.is_empty() {
+        return (None, text);
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = v["hookSpecificOutput"]["permissionDecision"]
+        .as_str()
+        .map(str::to_string);
+    (d, text)
+}
