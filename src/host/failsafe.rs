@@ -1,4 +1,4 @@
-//! Never end a hook in a way the host reads as "proceed" (SPEC §6): the error answer for
+//! Never end a hook in a way the host reads as "proceed" (docs/contract.md#c-error-rows): the error answer for
 //! the host is rendered *before* deciding, and written by whichever comes first of
 //!
 //! - a fatal signal (SIGBUS from a mapped table truncated under us, SIGSEGV, SIGABRT, SIGILL,

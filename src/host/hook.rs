@@ -1,4 +1,4 @@
-//! `polc hook`: read the host's JSON once, decide, write the answer once (SPEC §5–§6).
+//! `polc hook`: read the host's JSON once, decide, write the answer once (docs/contract.md#c-hosts, docs/contract.md#c-host-answers).
 //!
 //! The error answer is rendered and armed before anything can fail; panics, fatal signals
 //! and the internal deadline all end in it (see `failsafe.rs`).
@@ -340,7 +340,7 @@ pub fn reason(src: &dyn RuleSource, out: &Outcome) -> Result<String, Corrupt> {
     }))
 }
 
-/// Host authority and the cannot-prompt rule (SPEC §5).
+/// Host authority and the cannot-prompt rule (docs/contract.md#c-authority).
 fn finalize(host: Host, inp: &HookInput, d: Decision, reason: String) -> Answer {
     let kind = match d {
         Decision::Deny => Kind::Deny,

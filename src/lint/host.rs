@@ -2,7 +2,7 @@
 //!
 //! Under a PermissionRequest hook a polc `allow` answers the prompt Claude Code was about
 //! to show, so it overrides the user's own `ask` rules in `.claude/settings.json` for that
-//! call (SPEC §6). Lint names each overlap with a command both match.
+//! call (docs/contract.md#c-host-answers). Lint names each overlap with a command both match.
 
 use super::lang::{disjoint, Answer};
 use super::{pattern_lang, quote, Cx, View};

@@ -5,7 +5,7 @@
 //! Families:
 //! - `shadow.rs` — L001 rule that can never win, L002 duplicate rule, L003 allow broader
 //!   than a deny above it;
-//! - `traps.rs` — L004/L005 the no-wildcard traps of Claude rule strings (SPEC §3);
+//! - `traps.rs` — L004/L005 the no-wildcard traps of Claude rule strings (docs/contract.md#c-claude-strings);
 //! - `broad.rs` — L006 allow granting a whole interpreter or wrapper, L007 wildcard before
 //!   the program name in an allow;
 //! - `host.rs` — L008 (`--host claude`) polc allows overlapping the user's Claude ask rules;

@@ -1,4 +1,4 @@
-//! L004 / L005: the no-wildcard traps of Claude rule strings (SPEC §3).
+//! L004 / L005: the no-wildcard traps of Claude rule strings (docs/contract.md#c-claude-strings).
 //!
 //! A Claude `Bash(X)` string without an unescaped `*` means different things by verdict:
 //! in `allow` it is exact (`Bash(npm test)` does not allow `npm test -- --watch`), in

@@ -1,5 +1,5 @@
 //! Claude Code rule strings (`Bash(git push:*)`, `Read(./.env)`, `mcp__github__*`) → the
-//! lowered tool and pattern, under SPEC §3: Claude's meaning, except that each rule is read
+//! lowered tool and pattern, under docs/contract.md#c-claude-strings: Claude's meaning, except that each rule is read
 //! the more restrictive way (an allow without a wildcard is exact, a deny/ask without one is
 //! a word-bounded prefix).
 
