@@ -128,3 +128,79 @@ fn citation_scanner_reads_anchor_names() {
         vec!["c-paths", "c-x"]
     );
 }
+
+/// The codes in the first column of `| CODE | …` table rows of a README.
+fn documented_codes(readme: &str) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(root().join(readme)).unwrap();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .filter_map(|l| l.split(" |").next())
+        .filter(|c| is_code(c))
+        .map(str::to_string)
+        .collect()
+}
+
+fn is_code(c: &str) -> bool {
+    c.len() == 4
+        && matches!(c.as_bytes()[0], b'E' | b'W' | b'N' | b'L')
+        && c[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+#[test]
+fn diagnostic_codes_table_and_source_agree() {
+    let listed: BTreeSet<String> = polc::syntax::codes::ALL
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    let syntax = documented_codes("src/syntax/README.md");
+    let lint = documented_codes("src/lint/README.md");
+    assert!(
+        syntax.iter().all(|c| !c.starts_with('L')),
+        "lint codes belong in src/lint/README.md"
+    );
+    assert!(
+        lint.iter().all(|c| c.starts_with('L')),
+        "only lint codes in src/lint/README.md"
+    );
+    let documented: BTreeSet<String> = syntax.union(&lint).cloned().collect();
+    assert_eq!(
+        listed, documented,
+        "src/syntax/codes.rs and the READMEs' code tables differ"
+    );
+
+    // Every listed code is used by the source through its constant, and no source file
+    // spells a code as a string literal (which would bypass the table).
+    let mut sources = Vec::new();
+    files(&root().join("src"), &mut sources);
+    let mut used = BTreeSet::new();
+    let mut literals = Vec::new();
+    for f in sources
+        .iter()
+        .filter(|f| f.extension().is_some_and(|x| x == "rs"))
+    {
+        if f.ends_with("syntax/codes.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        for c in cited(&text, "codes::") {
+            used.insert(c.to_string());
+        }
+        for (i, _) in text.match_indices('"') {
+            let lit = text.get(i + 1..i + 6).unwrap_or("");
+            if lit.len() == 5 && lit.ends_with('"') && is_code(&lit[..4]) {
+                literals.push(format!("{}: {}", f.display(), &lit[..4]));
+            }
+        }
+    }
+    assert!(
+        literals.is_empty(),
+        "codes spelled as literals instead of `codes::X`: {literals:?}"
+    );
+    let unused: Vec<_> = listed.difference(&used).collect();
+    assert!(
+        unused.is_empty(),
+        "documented codes the source never uses: {unused:?}"
+    );
+    let unknown: Vec<_> = used.difference(&listed).collect();
+    assert!(unknown.is_empty(), "codes used but not listed: {unknown:?}");
+}

@@ -9,7 +9,7 @@ use super::{pattern_lang, quote, Cx, View};
 use crate::ir::Verdict;
 use crate::syntax::{Diagnostic, Severity, SourceKind};
 
-pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     if cx.opts.host.as_deref() != Some("claude") {
         return;
     }
@@ -45,7 +45,7 @@ pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                                 a,
                                 p,
                                 Severity::Warning,
-                                "L008",
+                                crate::syntax::codes::L008,
                                 format!(
                                     "allow rule `{}` overlaps your Claude ask rule `{}` ({}): as a PermissionRequest hook polc would allow {} without the prompt you asked for",
                                     ra.id, rk.text, rk.span, quote(&w)
