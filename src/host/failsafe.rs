@@ -42,8 +42,9 @@ pub fn claim() -> bool {
 /// deadline never writes a pointer with another answer's length. The fatal signals are
 /// synchronous and cannot arise from these stores.
 pub fn arm(stdout: Vec<u8>, stderr_line: String, exit: i32) {
-    // SAFETY: sigprocmask only reads and writes the sets given; restored below.
+    // SAFETY: an all-zero sigset_t is a valid value (it is filled by pthread_sigmask below).
     let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
+    // SAFETY: sigprocmask only reads and writes the sets given; restored below.
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);

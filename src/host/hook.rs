@@ -93,6 +93,7 @@ fn selftest_fault() {
         Some("segv") => unsafe {
             libc::raise(libc::SIGSEGV);
         },
+        // SAFETY: as above, raising a signal for the fail-closed tests.
         Some("bus") => unsafe {
             libc::raise(libc::SIGBUS);
         },
@@ -248,7 +249,7 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
 /// Decide under each project root (two when the host's folder and the session's start
 /// disagree; see `session::Roots`).
 fn judge_roots(
-    u: &Union,
+    u: &Union<'_>,
     loaded: &[crate::runtime::layers::LoadedLayer],
     layers: &Layers,
     host: Host,
