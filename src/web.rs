@@ -56,7 +56,16 @@ fn host_of(u: &url::Url) -> Option<String> {
     match u.host()? {
         Host::Domain(d) => normalise_host(d),
         Host::Ipv4(a) => Some(a.to_string()),
-        Host::Ipv6(a) => Some(a.to_string()),
+        Host::Ipv6(a) => Some(ipv6(a)),
+    }
+}
+
+/// An IPv6 address as text; an IPv4-mapped one (`::ffff:127.0.0.1`) is its IPv4 address,
+/// which is where a dual-stack socket connects.
+fn ipv6(a: std::net::Ipv6Addr) -> String {
+    match a.to_ipv4_mapped() {
+        Some(v4) => v4.to_string(),
+        None => a.to_string(),
     }
 }
 
@@ -126,7 +135,7 @@ pub fn normalise_host(host: &str) -> Option<String> {
     let h = match Host::parse(trimmed).ok()? {
         Host::Domain(d) => d,
         Host::Ipv4(a) => return Some(a.to_string()),
-        Host::Ipv6(a) => return Some(a.to_string()),
+        Host::Ipv6(a) => return Some(ipv6(a)),
     };
     // Percent-decoding can reveal a trailing dot (`evil.com%2e`).
     let h = h.trim_end_matches('.').to_ascii_lowercase();
@@ -143,28 +152,73 @@ pub fn normalise_host(host: &str) -> Option<String> {
     valid.then_some(h)
 }
 
+/// A domain rule, normalised once.
+enum RuleHost {
+    /// `*`: every host.
+    Any,
+    /// That host.
+    Host(String),
+    /// `*.base`: any subdomain of base, not base itself.
+    Under(String),
+}
+
+/// Read a domain rule (`*`, `host`, `*.host`, optionally after `domain:`); None when it is
+/// not one polc can read.
+fn rule_host(rule: &str) -> Option<RuleHost> {
+    let r = rule.trim().strip_prefix("domain:").unwrap_or(rule.trim());
+    if r == "*" {
+        return Some(RuleHost::Any);
+    }
+    match r.strip_prefix("*.") {
+        Some(base) => normalise_host(base).map(RuleHost::Under),
+        None => normalise_host(r).map(RuleHost::Host),
+    }
+}
+
+fn covers(rh: &RuleHost, host: &str) -> bool {
+    match rh {
+        RuleHost::Any => true,
+        RuleHost::Host(h) => h == host,
+        RuleHost::Under(base) => {
+            host.len() > base.len()
+                && host.ends_with(base.as_str())
+                && host.as_bytes()[host.len() - base.len() - 1] == b'.'
+        }
+    }
+}
+
 /// Does a domain rule (`example.com`, `*.example.com`, with or without `domain:`) match
 /// this normalised host?
 pub fn domain_matches(rule: &str, host: &str) -> bool {
-    let r = rule.trim().strip_prefix("domain:").unwrap_or(rule.trim());
-    if r == "*" {
-        return true;
-    }
-    if let Some(base) = r.strip_prefix("*.") {
-        let Some(base) = normalise_host(base) else {
-            return false;
-        };
-        return host.len() > base.len()
-            && host.ends_with(&base)
-            && host.as_bytes()[host.len() - base.len() - 1] == b'.';
-    }
-    normalise_host(r).is_some_and(|n| n == host)
+    rule_host(rule).is_some_and(|rh| covers(&rh, host))
 }
 
 /// Is this a domain rule polc can read (`*`, `host`, `*.host`, optionally after `domain:`)?
 pub fn readable_rule(rule: &str) -> bool {
-    let r = rule.trim().strip_prefix("domain:").unwrap_or(rule.trim());
-    r == "*" || normalise_host(r.strip_prefix("*.").unwrap_or(r)).is_some()
+    rule_host(rule).is_some()
+}
+
+/// A URL's readings, shared.
+type Readings = std::rc::Rc<Vec<Option<String>>>;
+
+thread_local! {
+    /// The last URL's readings: a decision asks every domain rule about the same URL.
+    static LAST: std::cell::RefCell<Option<(String, Readings)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`url_hosts`], computed once for consecutive questions about the same URL.
+fn url_hosts_cached(s: &str) -> Readings {
+    LAST.with(|c| {
+        if let Some((k, v)) = c.borrow().as_ref() {
+            if k == s {
+                return v.clone();
+            }
+        }
+        let v = std::rc::Rc::new(url_hosts(s));
+        *c.borrow_mut() = Some((s.to_string(), v.clone()));
+        v
+    })
 }
 
 /// How a domain rule meets a URL over all its readings: for deny/ask, `Some(true)` when a
@@ -175,21 +229,17 @@ pub fn readable_rule(rule: &str) -> bool {
 /// A rule polc cannot read as a domain (`https://evil.com/*`: a URL, not a host) possibly
 /// matches every URL for deny/ask and never for allow: dropping a deny would fail open.
 pub fn rule_meets_url(rule: &str, url: &str, allow: bool) -> Option<bool> {
-    if !readable_rule(rule) {
+    let Some(rh) = rule_host(rule) else {
         return (!allow).then_some(false);
-    }
-    let hosts = url_hosts(url);
+    };
+    let hosts = url_hosts_cached(url);
     if allow {
         let all = hosts
             .iter()
-            .all(|h| h.as_deref().is_some_and(|h| domain_matches(rule, h)));
+            .all(|h| h.as_deref().is_some_and(|h| covers(&rh, h)));
         return all.then_some(true);
     }
-    if hosts
-        .iter()
-        .flatten()
-        .any(|h| domain_matches(rule, h.as_str()))
-    {
+    if hosts.iter().flatten().any(|h| covers(&rh, h.as_str())) {
         Some(true)
     } else if hosts.iter().any(Option::is_none) {
         Some(false)
@@ -369,6 +419,13 @@ mod tests {
             rule_meets_url("domain:[::1]", "http://[::ffff:127.0.0.1]/", false),
             None
         );
+        for u in ["http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]:80/"] {
+            assert_eq!(
+                rule_meets_url("domain:127.0.0.1", u, false),
+                Some(true),
+                "{u}"
+            );
+        }
     }
 
     #[test]
@@ -435,7 +492,8 @@ mod tests {
                 ("ev\nil.com", "evil.com"), ("%65vil.com", "evil.com"), ("ＥＶＩＬ.com", "evil.com"),
                 ("127.0.0.1", "127.0.0.1"), ("0x7f.1", "127.0.0.1"), ("2130706433", "127.0.0.1"),
                 ("0177.0.0.1", "127.0.0.1"), ("127.1", "127.0.0.1"), ("0x7F.0.0.1.", "127.0.0.1"),
-                ("[::1]", "[::1]"), ("[0::1]", "[::1]"),
+                ("[::1]", "[::1]"), ("[0::1]", "[::1]"), ("[::ffff:127.0.0.1]", "127.0.0.1"),
+                ("[::FFFF:7f00:1]", "127.0.0.1"),
             ]),
             port in proptest::sample::select(vec!["", ":80", ":0", ":65535"]),
             path in proptest::sample::select(vec!["", "/", "/x?y#z", "\\x", "?@good.com", "#@good.com", "/@good.com"]),
@@ -448,6 +506,17 @@ mod tests {
                 "{:?} escapes a deny on {}: readings {:?}", u, canonical, url_hosts(&u)
             );
             proptest::prop_assert_eq!(rule_meets_url("domain:good.com", &u, true), None, "{:?}", u);
+        }
+
+        /// Any string: readings never empty, never a panic, and an allow implies no deny
+        /// reading names another host.
+        #[test]
+        fn any_string_has_readings(s in "\\PC{0,40}|[a-z:/\\\\@.%0-9\\[\\]]{0,30}") {
+            let hosts = url_hosts(&s);
+            proptest::prop_assert!(!hosts.is_empty());
+            if rule_meets_url("domain:docs.rs", &s, true).is_some() {
+                proptest::prop_assert!(hosts.iter().all(|h| h.as_deref() == Some("docs.rs")));
+            }
         }
     }
 }

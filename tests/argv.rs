@@ -130,6 +130,9 @@ fn codex_execs_the_array() {
     assert_eq!(v(json!(["echo", "$(rm x)"])), "none");
     // A relative `./bash` is not a known shell: its -c is not read as the command run.
     assert_eq!(v(json!(["./bash", "-c", "ls"])), "ask");
+    // execve would cut at the NUL byte: never attested (ask is a deny on codex).
+    assert_eq!(v(json!(["rm\0x", "-rf", "y"])), "deny");
+    assert_eq!(v(json!(["ls\0", "-la"])), "ask");
     // Not a command array at all: the error row (deny on codex).
     assert_eq!(v(json!([])), "deny");
     assert_eq!(v(json!(["ls", 1])), "deny");

@@ -207,6 +207,21 @@ fn random_command(r: &mut Rng, rules: &[String]) -> String {
     if r.chance(5) {
         base = base.to_uppercase();
     }
+    match r.below(12) {
+        // Blanks, quoting and escapes Claude Code and polc may read differently.
+        0 => base = base.replacen(' ', "  ", 1),
+        1 => base = base.replacen(' ', "\t", 1),
+        2 => {
+            if let Some((p, rest)) = base.split_once(' ') {
+                base = format!("{p} '{rest}'");
+            }
+        }
+        3 => base = base.replace('*', "\\*"),
+        4 => base = format!("xargs {base}"),
+        5 => base = format!("{base}\n{}", r.pick(PROGS)),
+        6 => base = format!("\"{}\"", base.replacen(' ', "\" ", 1)),
+        _ => {}
+    }
     let base = base.trim().to_string();
     if base.is_empty() {
         "ls".into()

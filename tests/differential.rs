@@ -213,7 +213,7 @@ fn tables(p: &Policy) -> Tables {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, max_shrink_iters: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(3000), max_shrink_iters: 2000, ..ProptestConfig::default() })]
 
     #[test]
     fn table_agrees_with_reference(p in policy(), cmds in prop::collection::vec(command(), 1..4), host in prop::sample::select(vec!["claude", "codex", "openclaw"])) {
@@ -282,6 +282,8 @@ const CONTENT: &[&str] = &[
     r#"tool "Task" regex 'opus'"#,
 ];
 const OTHER: &[&str] = &[
+    r#"tool "Glob" any"#,
+    r#"tool "Write" any"#,
     r#"tool "Task" any"#,
     r#"tool "Task" glob "model:opus*""#,
     r#"tool "Task" glob "*""#,
@@ -424,17 +426,21 @@ fn path_input(paths: &[&str], shape: u8) -> (String, String) {
 fn request() -> impl Strategy<Value = Request> {
     let paths = prop::collection::vec(prop::sample::select(PATHS), 1..3);
     prop_oneof![
-        3 => (prop::sample::select(vec!["read", "edit"]), paths.clone(), 0..9u8).prop_map(
-            |(tool, ps, shape)| {
+        3 => (
+            prop::sample::select(vec!["read", "edit"]),
+            paths.clone(),
+            0..9u8,
+            prop::sample::select(vec!["", "Read", "Glob", "Grep", "Write", "Edit", "NotebookEdit"]),
+        )
+            .prop_map(|(tool, ps, shape, name)| {
                 let (subject, input_text) = path_input(&ps, shape);
-                Request::Tool { tool: tool.into(), subject, input_text, name: String::new() }
-            }
-        ),
+                Request::Tool { tool: tool.into(), subject, input_text, name: name.into() }
+            }),
         2 => prop::sample::select(URLS).prop_map(|u| Request::Tool {
             tool: "webfetch".into(),
             subject: u.into(),
             input_text: serde_json::json!({ "url": u }).to_string(),
-            name: String::new(),
+            name: "WebFetch".into(),
         }),
         2 => (
             prop::sample::select(vec![
@@ -450,7 +456,7 @@ fn request() -> impl Strategy<Value = Request> {
         )
             .prop_map(|(t, ps, q)| {
                 let input = serde_json::json!({ "path": ps[0], "query": q }).to_string();
-                Request::Tool { tool: t.into(), subject: ps[0].into(), input_text: input, name: String::new() }
+                Request::Tool { tool: t.into(), subject: ps[0].into(), input_text: input, name: t.into() }
             }),
         1 => prop::sample::select(vec![
             (r#"{"model":"opus-4","prompt":".env"}"#, "Task"),
@@ -458,7 +464,7 @@ fn request() -> impl Strategy<Value = Request> {
             (r#"{"query":"evil.com"}"#, "websearch"),
             (r#"{"x":1}"#, "Other"),
         ])
-        .prop_map(|(i, t)| Request::Tool { tool: t.into(), subject: String::new(), input_text: i.into(), name: String::new() }),
+        .prop_map(|(i, t)| Request::Tool { tool: t.into(), subject: String::new(), input_text: i.into(), name: t.into() }),
         2 => prop::sample::select(TOOL_COMMANDS).prop_map(|c| Request::Bash { command: c.into() }),
         1 => command().prop_map(|c| Request::Bash { command: c }),
     ]

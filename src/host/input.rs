@@ -388,6 +388,20 @@ pub fn argv_request(argv: &[&str], run: ArgvRun) -> Mapped {
         None => quoted_join(argv),
     };
     let exec = Request::Bash { command: exec };
+    // execve cuts an argument at a NUL byte (`rm\0x` runs `rm`): polc cannot attest it,
+    // and the cut argv is one more reading.
+    if argv.iter().any(|w| w.contains('\0')) {
+        let cut: Vec<&str> = argv
+            .iter()
+            .map(|w| w.split('\0').next().unwrap_or(""))
+            .collect();
+        let mut m = argv_request(&cut, ArgvRun::Unknown);
+        m.also.push(exec);
+        m.also.push(Request::Bash {
+            command: argv.join(" "),
+        });
+        return m;
+    }
     match run {
         ArgvRun::Exec => Mapped {
             request: exec,
@@ -481,6 +495,8 @@ mod tests {
                 command: "env X=' rm -rf x '".into()
             }]
         );
+        let m = argv_request(&["rm\0x", "y"], ArgvRun::Exec);
+        assert!(m.unattestable.is_some(), "a NUL byte is never attested");
         assert_eq!(argv_run("codex"), ArgvRun::Exec);
         for h in [
             "claude", "vscode", "copilot", "gemini", "cursor", "droid", "vibe", "x",

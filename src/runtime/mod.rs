@@ -269,6 +269,8 @@ pub fn decide_walked(
         if !seg.deny_only && !no_command {
             let mut allow_hits = Vec::new();
             src.match_segment(&rd.allow, true, host, &mut |rule, _| allow_hits.push(rule))?;
+            // The rule must also match the segment as written, as in Claude Code.
+            whole::keep_literal(src, host, &seg.text, &mut allow_hits)?;
             let seg_text = seg.text.as_bytes();
             src.match_content(TOOL_BASH, &[seg_text], true, host, &mut |rule| {
                 allow_hits.push(rule)

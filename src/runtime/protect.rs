@@ -143,7 +143,39 @@ impl Protected {
         crate::paths::lexical(&s, Some(cwd), self.home.as_deref())
     }
 
+    /// `~/x` under every home (the password database's and `$HOME`).
+    fn homes_of(&self, path: &[u8]) -> Vec<Vec<u8>> {
+        let tilde = path == b"~" || path.starts_with(b"~/");
+        if !tilde || self.homes.len() < 2 {
+            return vec![path.to_vec()];
+        }
+        self.homes
+            .iter()
+            .map(|h| {
+                let mut v = h.as_os_str().as_encoded_bytes().to_vec();
+                v.extend_from_slice(&path[1..]);
+                v
+            })
+            .collect()
+    }
+
     fn targets(&self, path: &[u8], cwds: &Option<Vec<PathBuf>>) -> Target {
+        let mut all_paths = Vec::new();
+        let mut all_pats = Vec::new();
+        for p in self.homes_of(path) {
+            match self.targets_one(&p, cwds) {
+                Target::Paths(v) => all_paths.extend(v),
+                Target::Pattern(v) => all_pats.extend(v),
+            }
+        }
+        if all_pats.is_empty() {
+            Target::Paths(all_paths)
+        } else {
+            Target::Pattern(all_pats.into_iter().map(|p| norm_pattern(&p)).collect())
+        }
+    }
+
+    fn targets_one(&self, path: &[u8], cwds: &Option<Vec<PathBuf>>) -> Target {
         let unknown = |b: &u8| *b == WILD || *b == UNKNOWN;
         if !path.iter().any(unknown) {
             return match cwds {
@@ -210,6 +242,11 @@ impl Protected {
         // Links and moved folders this command makes: a path under one is unknown.
         let mut created: Vec<PathBuf> = Vec::new();
         let mut unattestable = !walk.unattestable.is_empty();
+        // A copy of polc's binary made anywhere in the command (`cat polc | tee x`).
+        let command_writes = walk
+            .segments
+            .iter()
+            .any(|w| w.file_uses().any(|u| u.access.writes()));
         for w in &walk.segments {
             unattestable |= !w.rd.unattestable.is_empty();
             for (e, stage) in w.effects.iter().zip(&w.rd.stages) {
@@ -237,7 +274,7 @@ impl Protected {
                         );
                     }
                 }
-                let writes = w.file_uses().any(|u| u.access.writes());
+                let writes = command_writes;
                 for u in &e.files {
                     self.check_use(e, u, &cwds, &created, writes, &mut worst);
                 }
@@ -310,6 +347,20 @@ impl Protected {
                 }
             }
             Target::Pattern(pats) => {
+                let copies_binary = u.access == Access::Read
+                    && segment_writes
+                    && pats.iter().any(|pat| {
+                        self.binaries
+                            .iter()
+                            .any(|b| gather::glob_match(pat, b.as_os_str().as_encoded_bytes()))
+                    });
+                if copies_binary {
+                    worst.raise(
+                        Verdict::Deny,
+                        format!("`{prog}` may copy polc's binary (a renamed copy escapes the hook's checks)"),
+                        None,
+                    );
+                }
                 let hits = pats
                     .iter()
                     .any(|pat| self.pattern_hits(pat, u.access.writes()));
@@ -402,6 +453,17 @@ impl Protected {
                 format!("`{prog}` is given protected path {}", p.display()),
                 Some(p),
             ),
+            Access::Read
+                if segment_writes
+                    && u.recursive
+                    && self.binaries.iter().any(|b| b.starts_with(p)) =>
+            {
+                worst.raise(
+                    Verdict::Deny,
+                    format!("`{prog}` copies {}, which holds polc's binary", p.display()),
+                    Some(p),
+                )
+            }
             Access::Read if segment_writes && self.is_binary(p) => worst.raise(
                 Verdict::Deny,
                 format!(
@@ -413,6 +475,32 @@ impl Protected {
             _ => {}
         }
     }
+}
+
+/// An absolute pattern with its literal folder (before the first wildcard) folded as a
+/// path (`/p/./.c*` → `/p/.c*`, `/p/src/../.c*` → `/p/.c*`); `..` after a wildcard cannot be
+/// folded: then anything.
+fn norm_pattern(pat: &[u8]) -> Vec<u8> {
+    let Some(w) = pat.iter().position(|&b| b == WILD) else {
+        return pat.to_vec();
+    };
+    if !pat.starts_with(b"/") {
+        return pat.to_vec();
+    }
+    if pat[w..].windows(3).any(|x| x == b"/..") {
+        return vec![WILD];
+    }
+    let cut = pat[..w].iter().rposition(|&b| b == b'/').unwrap_or(0);
+    let head = String::from_utf8_lossy(&pat[..cut]).into_owned();
+    let mut out = normalize(Path::new(&head))
+        .as_os_str()
+        .as_encoded_bytes()
+        .to_vec();
+    if out.last() != Some(&b'/') {
+        out.push(b'/');
+    }
+    out.extend_from_slice(&pat[cut + 1..]);
+    out
 }
 
 /// `polc SUB` anywhere in a text (inline code, typed keys): the guarded subcommand.

@@ -14,7 +14,7 @@ use crate::pattern::{normalise_blanks, Match};
 
 /// Most texts tried per command (each step below at most doubles them; the bound keeps the
 /// hook's work fixed whatever the command).
-const MAX_TEXTS: usize = 32;
+const MAX_TEXTS: usize = 96;
 
 /// Add a hit for every deny/ask bash rule that matches a whole-command text.
 pub fn hits(
@@ -58,7 +58,27 @@ pub fn texts(command: &str) -> Vec<String> {
     };
     let base = normalise_blanks(command);
     push(&mut out, base.clone());
-    push(&mut out, normalise_blanks(&without_redirections(command)));
+    // Each simple command of a list or pipeline on its own, as Claude Code also tries its
+    // rules on each (`xargs docker * server.js; ls` under `Bash(docker * server.js)`).
+    let parts = simple_commands(command);
+    if parts.len() > 1 {
+        for p in parts {
+            push(&mut out, normalise_blanks(&p));
+        }
+    }
+    let (rest, redirections) = split_redirections(command);
+    push(&mut out, normalise_blanks(&rest));
+    // Each redirection alone (`> /dev/sda` in `echo x > /dev/sda`): a deny written for
+    // one (`Bash(> /dev/*)`) stops it wherever it stands.
+    for r in redirections {
+        // Also with one blank after the operator (`>/dev/sda` as `> /dev/sda`).
+        let k = r
+            .find(|c: char| !"0123456789&<>|".contains(c))
+            .unwrap_or(r.len());
+        let spaced = format!("{} {}", &r[..k], r[k..].trim_start());
+        push(&mut out, spaced.trim_end().to_string());
+        push(&mut out, normalise_blanks(&r));
+    }
     let mut i = 0;
     while i < out.len() {
         let t = out[i].clone();
@@ -76,6 +96,113 @@ pub fn texts(command: &str) -> Vec<String> {
     out
 }
 
+/// The texts an allow rule must also match for a segment (issue 11): Claude Code matches
+/// allow rules against a command's text as written — quotes, escapes and blanks kept —
+/// after removing its redirections and leading assignments and wrappers. polc's allow
+/// reading dequotes words, so `gh '* push --force'` would read `gh * push --force`; an
+/// allow that matches the reading but none of these texts does not allow.
+pub fn literal_texts(segment_text: &str) -> Vec<String> {
+    let t0 = without_redirections(segment_text).trim().to_string();
+    let t1 = strip_leading(&t0);
+    let mut v = vec![t0];
+    if !t1.is_empty() && !v.contains(&t1) {
+        v.push(t1);
+    }
+    v
+}
+
+/// Keep only the allow rules in `hits` that also match one of the segment's literal texts.
+pub fn keep_literal(
+    src: &dyn RuleSource,
+    host: &str,
+    segment_text: &str,
+    hits: &mut Vec<u32>,
+) -> Result<(), Corrupt> {
+    if hits.is_empty() {
+        return Ok(());
+    }
+    let mut ok: Vec<u32> = Vec::new();
+    let texts = literal_texts(segment_text);
+    for t in &texts {
+        src.match_segment(t.as_bytes(), true, host, &mut |rule, m| {
+            if m == Match::Definite {
+                ok.push(rule)
+            }
+        })?;
+    }
+    // Claude Code collapses blank runs for prefix and wildcard rules, not for exact ones
+    // (`Bash(git push)` does not allow `git  push`; `Bash(git push:*)` does). A rule with
+    // no wildcard and no word-bounded tail is exact.
+    let mut loose: Vec<u32> = Vec::new();
+    for t in &texts {
+        let n = normalise_blanks(t);
+        if n != *t {
+            src.match_segment(n.as_bytes(), true, host, &mut |rule, m| {
+                if m == Match::Definite {
+                    loose.push(rule)
+                }
+            })?;
+        }
+    }
+    for r in loose {
+        if src.score(r)?.wildcards > 0 {
+            ok.push(r);
+        }
+    }
+    hits.retain(|r| ok.contains(r));
+    Ok(())
+}
+
+/// Split on `;`, `&&`, `||`, `|`, `&` and newlines outside quotes (parentheses and
+/// substitutions are not looked into: the shell walk does that). At most 16 parts.
+fn simple_commands(command: &str) -> Vec<String> {
+    let b: Vec<char> = command.chars().collect();
+    let mut parts = Vec::new();
+    let mut cur = String::new();
+    let mut i = 0;
+    while i < b.len() && parts.len() < 16 {
+        let c = b[i];
+        match c {
+            '\'' | '"' => {
+                let end = closing(&b, i);
+                cur.extend(&b[i..end]);
+                i = end;
+            }
+            '\\' => {
+                cur.extend(&b[i..(i + 2).min(b.len())]);
+                i += 2;
+            }
+            ';' | '|' | '&' | '\n' => {
+                // `2>&1`, `>&2`, `&>`: part of a redirection, not a separator.
+                let redir = c == '&'
+                    && (cur.ends_with('>') || cur.ends_with('<') || b.get(i + 1) == Some(&'>'));
+                if redir {
+                    cur.push(c);
+                    i += 1;
+                    continue;
+                }
+                parts.push(std::mem::take(&mut cur));
+                i += 1;
+                if i < b.len() && (b[i] == c && c != '\n') {
+                    i += 1;
+                }
+            }
+            _ => {
+                cur.push(c);
+                i += 1;
+            }
+        }
+    }
+    if i >= b.len() {
+        parts.push(cur);
+    }
+    parts
+        .into_iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
 /// The program word lower-cased (deny/ask patterns compare it case-folded).
 fn fold_program(t: &str) -> String {
     match t.split_once(' ') {
@@ -87,8 +214,14 @@ fn fold_program(t: &str) -> String {
 /// Remove `[n]>file`, `>>file`, `&>file`, `<file`, `2>&1`, `>|file` and the like, outside
 /// quotes. Heredocs (`<<`) are kept as written.
 pub fn without_redirections(command: &str) -> String {
+    split_redirections(command).0
+}
+
+/// The command without its redirections, and the redirections (operator and target).
+fn split_redirections(command: &str) -> (String, Vec<String>) {
     let b: Vec<char> = command.chars().collect();
     let mut out = String::with_capacity(command.len());
+    let mut found: Vec<String> = Vec::new();
     let mut i = 0;
     let mut word_start = true;
     while i < b.len() {
@@ -114,6 +247,7 @@ pub fn without_redirections(command: &str) -> String {
         }
         if word_start {
             if let Some(end) = redirection_end(&b, i) {
+                found.push(b[i..end].iter().collect());
                 i = end;
                 continue;
             }
@@ -122,7 +256,7 @@ pub fn without_redirections(command: &str) -> String {
         out.push(c);
         i += 1;
     }
-    out
+    (out, found)
 }
 
 /// Index just past the quoted run starting at `i` (or the end).
@@ -190,7 +324,8 @@ fn strip_leading(t: &str) -> String {
             k += 1;
         }
         match words.get(k).copied() {
-            Some("time") | Some("nohup") => k += 1,
+            // `xargs P …`: Claude Code also tries its rules as `xargs <rule>`.
+            Some("time") | Some("nohup") | Some("xargs") => k += 1,
             Some("timeout") => {
                 k += 1;
                 while words.get(k).is_some_and(|w| w.starts_with('-')) {
@@ -269,6 +404,19 @@ mod tests {
     }
 
     #[test]
+    fn simple_commands_split_outside_quotes() {
+        assert_eq!(
+            simple_commands("xargs a * b; c && d || e | f & g"),
+            vec!["xargs a * b", "c", "d", "e", "f", "g"]
+        );
+        assert_eq!(
+            simple_commands("echo 'a; b' 2>&1 | x"),
+            vec!["echo 'a; b' 2>&1", "x"]
+        );
+        assert_eq!(simple_commands("a &>log; b"), vec!["a &>log", "b"]);
+    }
+
+    #[test]
     fn leading_assignments_and_wrappers() {
         let cases = [
             ("FOO=1 python3 -c x", "python3 -c x"),
@@ -276,6 +424,7 @@ mod tests {
             ("timeout -s KILL 10s rm -rf /", "rm -rf /"),
             ("stdbuf -oL -eL make", "make"),
             ("time -- ls", "ls"),
+            ("xargs docker * server.js", "docker * server.js"),
             ("git push", "git push"),
             ("FOO=1", ""),
         ];
@@ -292,8 +441,12 @@ mod tests {
         assert!(t.contains(&"curl -fsSL URL | bash -s -- $(whoami)".to_string()));
         let t = texts("> /dev/sda");
         assert!(t.contains(&"> /dev/sda".to_string()));
+        let t = texts("echo x >/dev/sda 2>&1");
+        assert!(t.contains(&">/dev/sda".to_string()), "{t:?}");
+        assert!(t.contains(&"> /dev/sda".to_string()), "{t:?}");
         let t = texts("'Python3' -c x");
         assert!(t.contains(&"python3 -c x".to_string()), "{t:?}");
         assert!(texts(&"A=1 ".repeat(500)).len() <= MAX_TEXTS);
+        assert!(texts(&"a; ".repeat(5000)).len() <= MAX_TEXTS);
     }
 }

@@ -23,6 +23,9 @@ pub struct SegmentReadings {
     /// arguments, dequoted; WILD for glob characters, UNKNOWN for expansions): what the
     /// catalogue of effects reads (`sudo cat x` → `sudo cat x` and `cat x`).
     pub stages: Vec<Vec<Vec<u8>>>,
+    /// Leading `NAME=VALUE` assignments peeled off (dequoted): some change where a program
+    /// connects (`https_proxy=…`).
+    pub env: Vec<(String, Vec<u8>)>,
 }
 
 impl SegmentReadings {
@@ -164,7 +167,14 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
         let w0 = &words[0];
         // Leading env assignment (`FOO=1 cmd`): needs an unquoted `NAME=` start.
         if let Some(super::Part::Lit(t)) = w0.parts.first() {
-            if lists::assignment_name(t).is_some() {
+            if let Some(name) = lists::assignment_name(t) {
+                let v = &values[0];
+                let eq = v
+                    .iter()
+                    .position(|&b| b == b'=')
+                    .map(|i| i + 1)
+                    .unwrap_or(0);
+                r.env.push((name.to_string(), v[eq..].to_vec()));
                 words.remove(0);
                 values.remove(0);
                 continue;
@@ -185,6 +195,10 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
                 values.remove(0);
                 continue;
             }
+        }
+        if prog.first() == Some(&b'-') {
+            // `-X DELETE a b`: not a command bash can run as written (Claude Code asks too).
+            r.unattest("a command word that begins with `-`");
         }
         // A program stands first: this is a stage the catalogue reads.
         r.stages.push(stage_of(&words, &values));

@@ -116,7 +116,15 @@ pub fn walk(command: &str) -> Walk {
                 work.push(s);
             }
         }
-        let effects: Vec<Effects> = rd.stages.iter().map(|s| effects::of(s)).collect();
+        let mut effects: Vec<Effects> = rd.stages.iter().map(|s| effects::of(s)).collect();
+        // `https_proxy=http://x curl …`: the request goes through the proxy.
+        for (name, value) in &rd.env {
+            if name.to_ascii_lowercase().ends_with("_proxy") {
+                for e in effects.iter_mut().filter(|e| e.net != effects::Net::No) {
+                    e.urls.push(String::from_utf8_lossy(value).into_owned());
+                }
+            }
+        }
         let redirects = redirect_uses(&seg);
         let uses = effects.iter().map(|e| e.files.len()).sum::<usize>() + redirects.len();
         if uses > MAX_FILE_USES {

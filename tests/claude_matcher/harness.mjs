@@ -130,8 +130,15 @@ for (const c of input.cases ?? []) {
     else if (d.type === "other" || d.type === "safetyCheck") reason = `${d.type}: ${d.bashMissKind ?? ""}: ${d.reason}`;
     else if (d.type === "subcommandResults") {
       const parts = [];
-      for (const [k, v] of d.reasons) parts.push(`${k} → ${v.behavior}${v.decisionReason?.type === "rule" ? " (rule)" : ""}`);
+      let own = false;
+      for (const [k, v] of d.reasons) {
+        const kind = v.decisionReason?.type === "rule" ? " (rule)" : v.blockedPath ? " (path check)" : v.decisionReason?.bashMissKind ? ` (${v.decisionReason.bashMissKind})` : "";
+        if (v.blockedPath) own = true;
+        parts.push(`${k} → ${v.behavior}${kind}`);
+      }
       reason = `subcommands: ${parts.join("; ")}`;
+      // A subcommand Claude Code asked about for its own path checks.
+      if (own && r.behavior !== "deny") reason = `path check: in ${reason}`;
     }
     // Claude Code's own path checks (working folders, critical paths) name the path.
     if (r.blockedPath) reason = `path check: ${r.blockedPath}${reason ? `; ${reason}` : ""}`;

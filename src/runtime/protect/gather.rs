@@ -17,7 +17,18 @@ pub(super) enum Entry {
     Named(PathBuf, &'static str, &'static str),
 }
 
+fn fold(p: &Path) -> PathBuf {
+    PathBuf::from(p.to_string_lossy().to_lowercase())
+}
+
 impl Entry {
+    fn folded(&self) -> Entry {
+        match self {
+            Entry::File(p, a) => Entry::File(fold(p), *a),
+            Entry::Dir(p, a) => Entry::Dir(fold(p), *a),
+            Entry::Named(p, a, b) => Entry::Named(fold(p), a, b),
+        }
+    }
     fn path(&self) -> &Path {
         match self {
             Entry::File(p, _) | Entry::Dir(p, _) | Entry::Named(p, _, _) => p,
@@ -46,6 +57,9 @@ impl Entry {
 pub struct Protected {
     entries: Vec<Entry>,
     pub(super) home: Option<PathBuf>,
+    /// The home from the password database and, when it differs, `$HOME` (agents read
+    /// their user configuration under `$HOME`; `~` may name either).
+    pub(super) homes: Vec<PathBuf>,
     project_root: PathBuf,
     /// polc's binary and every `polc` in a `PATH` folder ahead of it.
     pub(super) binaries: Vec<PathBuf>,
@@ -71,6 +85,9 @@ const PROJECT_DIRS: &[&str] = &[
     ".polc",
     ".claude/hooks",
     ".claude/commands",
+    ".claude/agents",
+    ".claude/skills",
+    ".claude/output-styles",
     ".opencode/plugin",
 ];
 /// Where the agent's own tools run code from: writes ask.
@@ -88,6 +105,9 @@ const HOME_FILES: &[&str] = &[
 const HOME_DIRS: &[&str] = &[
     ".claude/hooks",
     ".claude/commands",
+    ".claude/agents",
+    ".claude/skills",
+    ".claude/output-styles",
     ".vibe",
     ".copilot/hooks",
     ".config/opencode",
@@ -174,7 +194,18 @@ impl Protected {
         for d in PROJECT_ASK {
             p.add(Entry::Dir(root.join(d), true));
         }
-        if let Some(h) = &home {
+        p.homes = home.iter().cloned().collect();
+        if let Some(h) = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .filter(|h| h.is_absolute())
+            .map(|h| normalize(&h))
+        {
+            // Only adds protection: the agents' user configuration under `$HOME` too.
+            if !p.homes.contains(&h) {
+                p.homes.push(h);
+            }
+        }
+        for h in p.homes.clone() {
             p.add(Entry::Named(h.join(".claude"), "settings", ".json"));
             for f in HOME_FILES {
                 p.add(Entry::File(h.join(f), false));
@@ -182,6 +213,10 @@ impl Protected {
             for d in HOME_DIRS {
                 p.add(Entry::Dir(h.join(d), false));
             }
+        }
+        // polc's fixed config, cache and state folders (records of roots and tables).
+        for d in crate::runtime::state::protected_dirs() {
+            p.add(Entry::Dir(d, false));
         }
         if let Some(c) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
             // Only adds protection.
@@ -220,9 +255,17 @@ impl Protected {
     }
 
     /// Is this absolute path protected (the path or something inside a protected folder)?
+    /// Also compared case-folded: on a case-insensitive file system `.CLAUDE/settings.json`
+    /// is the same file.
     pub fn covers(&self, p: &Path) -> bool {
         let f = Self::forms(p);
-        self.entries.iter().any(|e| f.iter().any(|x| e.covers(x)))
+        if self.entries.iter().any(|e| f.iter().any(|x| e.covers(x))) {
+            return true;
+        }
+        let folded: Vec<PathBuf> = f.iter().map(|x| fold(x)).collect();
+        self.entries
+            .iter()
+            .any(|e| folded.iter().any(|x| e.folded().covers(x)))
     }
 
     /// Is every entry covering `p` an ask-only one?

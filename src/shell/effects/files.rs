@@ -212,14 +212,23 @@ const INTERPRETERS: &[&str] = &[
     "tsx",
 ];
 
+/// GNU programs accept any unambiguous prefix of a long option (`--recur` is
+/// `--recursive`): a word of at least `--` and 3 letters that begins a long name counts.
+fn long_is(word: &str, long: &str) -> bool {
+    let name = word.split_once('=').map(|(n, _)| n).unwrap_or(word);
+    name == long || (name.len() >= 5 && name.starts_with("--") && long.starts_with(name))
+}
+
 fn has_flag(args: &[Vec<u8>], short: char, long: &[&str]) -> bool {
     args.iter().any(|a| {
         let a = text(a);
         (a.starts_with('-') && !a.starts_with("--") && a.len() > 1 && a[1..].contains(short))
-            || long
-                .iter()
-                .any(|l| a == *l || a.starts_with(&format!("{l}=")))
+            || long.iter().any(|l| long_is(&a, l))
     })
+}
+
+pub(super) fn opt_values_pub(args: &[Vec<u8>], short: &[&str], long: &[&str]) -> Vec<Vec<u8>> {
+    opt_values(args, short, long)
 }
 
 /// The value of `-X VALUE`, `-XVALUE`, `--long VALUE` or `--long=VALUE`, every occurrence.
@@ -245,19 +254,21 @@ fn opt_values(args: &[Vec<u8>], short: &[&str], long: &[&str]) -> Vec<Vec<u8>> {
                 break;
             }
         }
-        if !took {
+        if !took && t.starts_with("--") {
             for l in long {
-                if t == *l {
-                    if let Some(v) = args.get(k + 1) {
-                        out.push(v.clone());
+                if !long_is(&t, l) {
+                    continue;
+                }
+                match t.split_once('=') {
+                    Some((_, v)) => out.push(v.as_bytes().to_vec()),
+                    None => {
+                        if let Some(v) = args.get(k + 1) {
+                            out.push(v.clone());
+                        }
+                        k += 1;
                     }
-                    k += 1;
-                    break;
                 }
-                if let Some(v) = t.strip_prefix(&format!("{l}=")) {
-                    out.push(v.as_bytes().to_vec());
-                    break;
-                }
+                break;
             }
         }
         k += 1;
@@ -320,17 +331,136 @@ fn unknown_candidates(e: &mut Effects, args: &[Vec<u8>]) {
     }
 }
 
+/// Values attached to options (`--opt=VALUE`, `-xVALUE`, `-d@file`, `name@file`): a known
+/// program may open them, and polc does not model every option of every program, so each
+/// is an [`Access::Unknown`] use (a denied path there asks, never hides).
+fn attached_values(e: &mut Effects, args: &[Vec<u8>]) {
+    for a in args {
+        if !a.starts_with(b"-") || a.len() < 3 {
+            continue;
+        }
+        let v: &[u8] = if a.starts_with(b"--") {
+            match a.iter().position(|&b| b == b'=') {
+                Some(i) => &a[i + 1..],
+                None => continue,
+            }
+        } else {
+            &a[2..]
+        };
+        let v = match v.iter().position(|&b| b == b'@') {
+            Some(i) => &v[i + 1..],
+            None => v,
+        };
+        if !v.is_empty() {
+            e.file(v.to_vec(), Access::Unknown, false);
+        }
+    }
+}
+
+/// Options whose value is a file the program reads (any program).
+const READ_OPTS: &[&str] = &[
+    "--from-file",
+    "--to-file",
+    "--files0-from",
+    "--files-from",
+    "--magic-file",
+    "--fromfile",
+    "--file",
+    "--arg-file",
+    "--pathspec-from-file",
+    "--exclude-from",
+    "--env-file",
+    "--rcfile",
+    "--init-file",
+    "--config",
+    "--settings",
+];
+/// Options whose value is a file the program writes (any program).
+const WRITE_OPTS: &[&str] = &[
+    "--output",
+    "--output-file",
+    "--log-file",
+    "--dump-header",
+    "--trace",
+    "--trace-ascii",
+    "--stderr",
+    "--libcurl",
+    "--cookie-jar",
+    "--outfile",
+    "--out-file",
+    "--save",
+];
+
 pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
+    effects_of(e, args);
+    // Programs whose operands are not files have no file-valued options worth a prompt
+    // (`ls -la`, `echo -n`); `find` has its own branch.
+    let plain = NO_FILES.contains(&e.program.as_str()) && e.program != "find";
+    if e.known && !plain {
+        attached_values(e, args);
+        for v in opt_values(args, &[], READ_OPTS) {
+            e.file(v, Access::Read, false);
+        }
+        for v in opt_values(args, &[], WRITE_OPTS) {
+            e.file(v, Access::Write, false);
+        }
+    }
+}
+
+fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     let name = e.program.clone();
     let n = name.as_str();
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     e.known = true;
-    if READERS.contains(&n) {
+    if matches!(n, "uniq" | "xxd") {
+        // `uniq IN OUT`, `xxd [-r] IN OUT`: the second operand is written.
+        let ops = operands(e, args, &["-f", "-s", "-w", "-c", "-g", "-l", "-o", "-s"]);
+        if let Some(i) = ops.first() {
+            e.file((*i).clone(), Access::Read, false);
+        }
+        if let Some(o) = ops.get(1) {
+            e.file((*o).clone(), Access::Write, false);
+        }
+    } else if matches!(
+        n,
+        "cc" | "gcc" | "g++" | "c++" | "clang" | "clang++" | "ld" | "rustc" | "tcc" | "as" | "nasm"
+    ) {
+        // Compilers write `-o FILE` (`-oFILE` attached) and read their sources.
+        for v in opt_values(args, &["-o"], &["--out-dir", "--emit"]) {
+            e.file(v, Access::Write, false);
+        }
+        for p in operands(
+            e,
+            args,
+            &["-o", "-I", "-L", "-l", "-x", "-D", "-U", "-include"],
+        ) {
+            e.file(p.clone(), Access::Read, false);
+        }
+    } else if n == "tree" {
+        for v in opt_values(args, &["-o"], &["--output"]) {
+            e.file(v, Access::Write, false);
+        }
+        for v in opt_values(args, &[], &["--fromfile"]) {
+            e.file(v, Access::Read, false);
+        }
+        if args.iter().any(|a| a.as_slice() == b"--fromfile") {
+            for p in operands(e, args, &["-o", "-L", "-P", "-I"]) {
+                e.file(p.clone(), Access::Read, false);
+            }
+        }
+    } else if READERS.contains(&n) {
         // Option values are read as operands too: a path is never hidden behind a flag
         // polc reads wrongly (`cat -n .env`), and `head -n 5` only adds a harmless `5`.
         let ops = operands(e, args, &[]);
+        // `diff -r A B` reads both trees.
+        let recursive = n == "diff" && has_flag(args, 'r', &["--recursive"]);
         for p in ops {
-            e.file(p.clone(), Access::Read, false);
+            e.file(p.clone(), Access::Read, recursive);
+        }
+        if matches!(n, "less" | "more" | "most") {
+            for v in opt_values(args, &["-o", "-O"], &["--log-file", "--LOG-FILE"]) {
+                e.file(v, Access::Write, false);
+            }
         }
         if n == "gpg" || n == "openssl" {
             for v in opt_values(args, &["-o"], &["--output", "-out"]) {
@@ -379,16 +509,10 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
         }
     } else if META_AFTER_FIRST.contains(&n) {
         let recursive = has_flag(args, 'R', &["--recursive"]);
-        let by_reference = args.iter().any(|a| a.starts_with(b"--reference"));
-        let ops = operands(e, args, &[]);
-        // `chattr -i f`: chattr's mode may look like an option; then every operand is a file.
-        let mode_is_option = n == "chattr"
-            && !ops
-                .first()
-                .is_some_and(|o| o.starts_with(b"+") || o.starts_with(b"="));
-        let skip = usize::from(!by_reference && !mode_is_option);
-        for p in ops.iter().skip(skip) {
-            e.file((*p).clone(), Access::Meta, recursive);
+        // The mode or owner is not skipped: it may be written like an option (`chmod -x f`,
+        // `chattr -i f`), and as a path it is harmless (`600`, `u+x`).
+        for p in operands(e, args, &[]) {
+            e.file(p.clone(), Access::Meta, recursive);
         }
     } else if META.contains(&n) {
         let recursive = n == "setfacl" && has_flag(args, 'R', &["--recursive"]);
@@ -455,10 +579,13 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
             &["-x", "-i", "-b", "-n", "-t", "-tt", "-O", "--out"],
         );
         let recursive = has_flag(args, 'r', &["--recurse-paths"]);
+        // `zip -m` moves the files into the archive (deletes them).
+        let moves = has_flag(args, 'm', &["--move"]);
         if let Some((archive, rest)) = ops.split_first() {
             e.file((*archive).clone(), Access::Write, false);
             for p in rest {
-                e.file((*p).clone(), Access::Read, recursive);
+                let access = if moves { Access::Delete } else { Access::Read };
+                e.file((*p).clone(), access, recursive);
             }
         }
     } else if matches!(
@@ -482,6 +609,17 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
         let recursive = has_flag(args, 'r', &["--recursive"]);
         for p in operands(e, args, &["-S", "--suffix", "-o"]) {
             e.file(p.clone(), access, recursive);
+            if !stdout {
+                // Decompressing `x.gz` writes `x`; compressing `x` writes `x.gz`: any name
+                // starting with the operand's stem.
+                let stem: Vec<u8> = match p.iter().rposition(|&b| b == b'.') {
+                    Some(i) if i > 0 && !p[i..].contains(&b'/') => p[..i].to_vec(),
+                    _ => p.clone(),
+                };
+                let mut out = stem;
+                out.push(WILD);
+                e.file(out, Access::Write, false);
+            }
         }
     } else if n == "patch" {
         // Writes the files the patch names: the work tree under `-d DIR` (or here).
@@ -505,6 +643,11 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
         }
         if let Some(p) = ops.get(1) {
             e.file((*p).clone(), Access::Read, false);
+        }
+    } else if n == "xargs" {
+        // A wrapper (the walk peels it); `-a FILE` reads its arguments from a file.
+        for v in opt_values(args, &["-a"], &["--arg-file"]) {
+            e.file(v, Access::Read, false);
         }
     } else if matches!(n, "cd" | "pushd") {
         let target = operands(e, args, &[]).first().map(|t| (*t).clone());
@@ -543,7 +686,10 @@ fn pattern_first(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         has_flag(args, 'e', &["--regexp", "--expression"]) || has_flag(args, 'f', &["--file"]);
     let recursive = matches!(n, "rg" | "ag" | "ack")
         || has_flag(args, 'r', &["--recursive"])
-        || has_flag(args, 'R', &["--dereference-recursive"]);
+        || has_flag(args, 'R', &["--dereference-recursive"])
+        || opt_values(args, &["-d"], &["--directories"])
+            .iter()
+            .any(|v| v.as_slice() != b"skip" && v.as_slice() != b"read");
     let in_place = matches!(n, "sed" | "gsed") && has_flag(args, 'i', &["--in-place"])
         || n.ends_with("awk")
             && args
@@ -632,7 +778,12 @@ fn copier(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
             _ => (ops.clone(), None),
         },
     };
-    let src_access = if n == "mv" {
+    let src_access = if n == "mv"
+        || (n == "rsync"
+            && args
+                .iter()
+                .any(|a| long_is(&text(a), "--remove-source-files")))
+    {
         Access::Delete
     } else if hard_link {
         Access::Link
@@ -722,6 +873,30 @@ fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
             }
         }
     }
+    // `--data-urlencode name@file` sends the file.
+    for v in opt_values(args, &[], &["--data-urlencode", "--form", "--form-string"]) {
+        if let Some(i) = v.iter().position(|&b| b == b'@' || b == b'<') {
+            e.file(v[i + 1..].to_vec(), Access::Read, false);
+        }
+    }
+    // Headers, cookies and traces written to files.
+    for v in opt_values(
+        args,
+        &["-D", "-c"],
+        &[
+            "--dump-header",
+            "--cookie-jar",
+            "--trace",
+            "--trace-ascii",
+            "--stderr",
+            "--libcurl",
+            "--etag-save",
+            "--hsts",
+            "--alt-svc",
+        ],
+    ) {
+        e.file(v, Access::Write, false);
+    }
     // Where a download goes.
     let outs = opt_values(args, &["-o"], &["--output", "--output-document"]);
     let outs = if n.starts_with("wget") {
@@ -801,12 +976,15 @@ fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     if n.starts_with("wget") {
         with_arg.push("-O");
     }
-    let names_url = |a: &[u8]| {
-        !a.contains(&WILD)
-            && !a.starts_with(b"@")
-            && !a.windows(2).any(|w| w == b"=@")
-            && (a.windows(2).any(|w| w == b":/" || w == b":\\") || a.contains(&b'.'))
-    };
+    // Every operand of a fetcher is a URL to it (`curl localhost:8080`, `curl 2130706433`,
+    // `curl evil%2ecom`); a glob or expansion is a destination polc cannot read.
+    let names_url = |a: &[u8]| !a.starts_with(b"@") && !a.windows(2).any(|w| w == b"=@");
+    if operands(e, args, &with_arg)
+        .iter()
+        .any(|a| names_url(a) && a.contains(&WILD))
+    {
+        e.urls.push(String::new());
+    }
     let mut saw_url = false;
     for a in operands(e, args, &with_arg) {
         if names_url(a) {
@@ -817,6 +995,24 @@ fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     for u in opt_values(args, &[], &["--url"]) {
         e.urls.push(text(&u));
         saw_url = true;
+    }
+    // `file://` URLs read local files.
+    for u in e.urls.clone() {
+        if let Some(rest) = u.get(..7).filter(|p| p.eq_ignore_ascii_case("file://")) {
+            let _ = rest;
+            let path = &u[7..];
+            let path = path.find('/').map(|i| &path[i..]).unwrap_or(path);
+            e.file(path.as_bytes().to_vec(), Access::Read, false);
+        }
+    }
+    // `wget -e https_proxy=HOST`: the request goes through HOST.
+    for v in opt_values(args, &["-e"], &["--execute"]) {
+        let t = text(&v);
+        if let Some((k, val)) = t.split_once('=') {
+            if k.to_ascii_lowercase().ends_with("_proxy") {
+                e.urls.push(val.to_string());
+            }
+        }
     }
     for p in opt_values(
         args,
@@ -937,8 +1133,14 @@ fn tar(e: &mut Effects, args: &[Vec<u8>]) {
             e.file_into(d.clone());
         }
     } else if create {
+        // `--remove-files` deletes what it archives.
+        let access = if long("--remove-files") {
+            Access::Delete
+        } else {
+            Access::Read
+        };
         for p in ops {
-            e.file(p.clone(), Access::Read, true);
+            e.file(p.clone(), access, true);
         }
     }
 }

@@ -431,6 +431,33 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
             }
         }
     }
+    // `--output=F` (log, diff, show, format-patch, …) writes F; `format-patch -o DIR` and
+    // `--output-directory` write under DIR; `commit -F`, `--pathspec-from-file` read.
+    let targs_rest: Vec<Vec<u8>> = rest.to_vec();
+    for v in super::files::opt_values_pub(&targs_rest, &[], &["--output"]) {
+        e.file(v, Access::Write, false);
+    }
+    if sub == "format-patch" {
+        for v in super::files::opt_values_pub(&targs_rest, &["-o"], &["--output-directory"]) {
+            e.file_into(v);
+        }
+    }
+    for v in super::files::opt_values_pub(
+        &targs_rest,
+        &["-F"],
+        &["--file", "--pathspec-from-file", "--template"],
+    ) {
+        e.file(v, Access::Read, false);
+    }
+    if no_index || (sub == "grep" && rest.iter().any(|a| a.as_slice() == b"--no-index")) {
+        // Outside the index, git reads the trees it is given (or here).
+        for o in &operands {
+            e.file((*o).clone(), Access::Read, true);
+        }
+        if sub == "grep" {
+            e.file(b".".to_vec(), Access::Read, true);
+        }
+    }
     match sub.as_str() {
         "mv" => {
             if let Some((dest, srcs)) = operands.split_last() {

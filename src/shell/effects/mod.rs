@@ -10,7 +10,7 @@
 //! an unknown program asks). A folder argument counts as recursive only for programs the
 //! catalogue marks so (`eslint .` does not ask because `.env` sits in `.`).
 
-mod files;
+pub(crate) mod files;
 pub(crate) mod git;
 pub(crate) mod runs;
 

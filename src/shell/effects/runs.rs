@@ -226,6 +226,93 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
             }
             false
         }
+        "strace" | "ltrace" | "valgrind" | "perf" | "toybox" | "gtimeout" | "fakeroot"
+        | "fakechroot" | "proot" | "torsocks" | "torify" | "proxychains" | "proxychains4"
+        | "pkexec" | "numactl" | "prlimit" | "cpulimit" | "faketime" | "eatmydata" | "chronic"
+        | "ifne" | "setpriv" | "capsh" | "xvfb-run" | "dtach" | "abduco" | "entr" | "hyperfine"
+        | "start-stop-daemon" | "daemonize" | "npx" | "bunx" | "pnpx" | "uvx" | "catchsegv"
+        | "vipe" | "sem" | "tsp" | "nq" | "lckdo" | "run-one" | "systemd-inhibit" | "schroot"
+        | "firejail" | "bwrap" | "sandbox-exec" | "cgexec" | "ip" | "gosu" | "su-exec"
+        | "chpst" | "softlimit" | "setuidgid" | "envdir" | "runcon" | "torsocks5" => {
+            suffix_runner(args, arg_words, r);
+            false
+        }
+        "npm" | "pnpm" | "yarn"
+            if args
+                .first()
+                .is_some_and(|a| matches!(a.as_str(), "exec" | "x" | "dlx")) =>
+        {
+            suffix_runner(&args[1..], &arg_words[1..], r);
+            false
+        }
+        "uv" | "poetry" | "pdm" | "hatch" | "pipenv" | "rye" | "conda" | "mamba" | "micromamba"
+        | "pixi"
+            if args.first().is_some_and(|a| a == "run") =>
+        {
+            suffix_runner(&args[1..], &arg_words[1..], r);
+            false
+        }
+        "bundle" | "mise" | "rtx" | "asdf" | "direnv" | "devbox" | "flox"
+            if args
+                .first()
+                .is_some_and(|a| matches!(a.as_str(), "exec" | "run" | "x")) =>
+        {
+            suffix_runner(&args[1..], &arg_words[1..], r);
+            false
+        }
+        "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "lxc" | "incus" | "vagrant"
+            if args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "run" | "exec" | "debug" | "ssh" | "create" | "start"
+                )
+            }) =>
+        {
+            suffix_runner(args, arg_words, r);
+            false
+        }
+        "nix-shell" | "nix" | "guix" => {
+            for v in option_values(args, arg_words, &["--run", "--command", "-c"]) {
+                r.unattest("command runner");
+                r.inner(Inner::Script(v));
+            }
+            if n == "nix"
+                && args
+                    .iter()
+                    .any(|a| matches!(a.as_str(), "develop" | "shell" | "run"))
+            {
+                suffix_runner(args, arg_words, r);
+            }
+            false
+        }
+        "gdb" | "lldb" | "emacs" | "emacsclient" | "dc" | "man" | "osascript" | "sort" | "rr" => {
+            // Options whose value is code or a command (`gdb -ex 'shell …'`, `emacs --eval`,
+            // `dc -e '!…'`, `man -P CMD`, `sort --compress-program=CMD`).
+            let opts: &[&str] = match n {
+                "gdb" | "rr" => &["-ex", "-iex", "--eval-command", "-x", "--command"],
+                "lldb" => &["-o", "--one-line", "-O", "-s", "--source"],
+                "emacs" | "emacsclient" => &["--eval", "-eval", "--execute", "-l", "--load"],
+                "dc" => &["-e", "--expression", "-f", "--file"],
+                "man" => &["-P", "--pager", "-H", "--html"],
+                "osascript" => &["-e"],
+                _ => &["--compress-program"],
+            };
+            let vals = option_values(args, arg_words, opts);
+            for v in &vals {
+                r.unattest("an option that runs code or a command");
+                let cmd = v
+                    .trim_start_matches("shell ")
+                    .trim_start_matches("platform shell ")
+                    .trim_start_matches('!');
+                r.inner(Inner::Script(cmd.to_string()));
+            }
+            if matches!(n, "gdb" | "lldb" | "rr")
+                && (args.iter().any(|a| a == "--args" || a == "--") || !vals.is_empty())
+            {
+                suffix_runner(args, arg_words, r);
+            }
+            false
+        }
         "make" | "gmake" => args
             .iter()
             .any(|a| a.starts_with("SHELL=") || a == "--eval" || a.starts_with("--eval=")),
@@ -538,4 +625,44 @@ fn multiplexer(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
 
 fn join_words(ws: &[Word]) -> String {
     ws.iter().map(Word::lit_value).collect::<Vec<_>>().join(" ")
+}
+
+/// A runner whose command starts at some word after its own options, which polc does not
+/// model one by one (`strace -o log CMD`, `npx pkg`, `docker run IMG CMD`): every suffix that
+/// starts with a non-option word is walked as a command, so a deny anywhere in it denies.
+fn suffix_runner(args: &[String], arg_words: &[Word], r: &mut Runs) {
+    r.unattest("command runner");
+    let mut n = 0;
+    for k in 0..args.len().min(arg_words.len()) {
+        if args[k].starts_with('-') {
+            continue;
+        }
+        r.inner(Inner::Words(arg_words[k..].to_vec()));
+        n += 1;
+        if n >= 16 {
+            break;
+        }
+    }
+}
+
+/// Values of `-o V`, `-oV`, `--opt V` and `--opt=V` for the options named.
+fn option_values(args: &[String], arg_words: &[Word], opts: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < args.len() {
+        let a = args[k].as_str();
+        for o in opts {
+            if a == *o {
+                if let Some(w) = arg_words.get(k + 1) {
+                    out.push(w.lit_value());
+                }
+            } else if let Some(v) = a.strip_prefix(&format!("{o}=")) {
+                out.push(v.to_string());
+            } else if o.len() == 2 && a.starts_with(o) && a.len() > 2 && !a.starts_with("--") {
+                out.push(a[2..].to_string());
+            }
+        }
+        k += 1;
+    }
+    out
 }

@@ -23,7 +23,11 @@ fn readers_writers_and_recursion() {
     assert!(has("cat -n a .env", ".env", Access::Read));
     assert!(has("cat -n a .env", "a", Access::Read));
     let u = uses("grep -rn TODO src");
-    assert_eq!(u, vec![("src".into(), Access::Read, true, false)]);
+    assert!(
+        u.contains(&("src".into(), Access::Read, true, false)),
+        "{u:?}"
+    );
+    assert!(!u.iter().any(|x| x.0 == "TODO"), "{u:?}");
     assert_eq!(uses("rg secret")[0].0, ".");
     assert!(has("sed -i s/a/b/ f", "f", Access::Write));
     assert!(has("cp -r src /tmp/x", "src", Access::Read));
@@ -75,7 +79,7 @@ fn deleters_metadata_and_extraction() {
         .iter()
         .any(|u| u.0 == "x" && u.1 == Access::Delete && u.2));
     assert!(has("chmod 600 f", "f", Access::Meta));
-    assert!(!has("chmod 600 f", "600", Access::Meta));
+    assert!(has("chmod -x f", "f", Access::Meta));
     assert!(has("touch f", "f", Access::Meta));
     assert!(has("find . -name x -delete", ".", Access::Delete));
     assert!(has("find . -name x", ".", Access::List));
