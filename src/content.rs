@@ -1,4 +1,4 @@
-//! Content scanners (SPEC §3 `contains` and `regex`): they look at the whole raw text of a
+//! Content scanners (`contains` and `regex`, docs/contract.md#c-content): they look at the whole raw text of a
 //! request and at its dequoted form, never at segments.
 //!
 //! Regexes are compiled at build time to a size-capped dense DFA whose bytes are stored in

@@ -100,7 +100,7 @@ pub enum Tier {
     Managed = 2,
 }
 
-/// Pattern kinds of SPEC §3.
+/// Pattern kinds of docs/contract.md#c-patterns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PatternKind {
     /// The whole normalised segment.
@@ -178,7 +178,7 @@ pub const TOOL_BASH: &str = "bash";
 pub const TOOL_READ: &str = "read";
 pub const TOOL_EDIT: &str = "edit";
 
-/// Tools whose patterns are path globs (SPEC §3).
+/// Tools whose patterns are path globs (docs/contract.md#c-paths).
 pub fn is_path_tool(tool: &str) -> bool {
     tool == TOOL_READ || tool == TOOL_EDIT
 }

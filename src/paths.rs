@@ -1,4 +1,4 @@
-//! Path rules for file tools (SPEC §3): gitignore-style globs with Claude Code's anchors,
+//! Path rules for file tools (docs/contract.md#c-paths): gitignore-style globs with Claude Code's anchors,
 //! compiled at build time to a regex (then a DFA in the table), and the two forms of a path
 //! they are checked against — lexical (`..`, `.`, `//` folded) and canonical (symlinks
 //! resolved). Deny/ask match if either form matches, also case-insensitively after Unicode

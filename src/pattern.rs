@@ -43,7 +43,7 @@ pub fn normalise_blanks(s: &str) -> String {
 
 impl SegPattern {
     /// Compile an exact/prefix/glob pattern. `fold_program` lowercases the first word when
-    /// it is literal (deny/ask rules: programs are compared case-folded, SPEC §4.3).
+    /// it is literal (deny/ask rules: programs are compared case-folded, docs/contract.md#c-readings).
     pub fn compile(kind: PatternKind, text: &str, fold_program: bool) -> Option<SegPattern> {
         let text = normalise_blanks(text);
         let mut p = match kind {

@@ -1,4 +1,4 @@
-//! Domain rules for web tools (SPEC §3, issue 8 class 6): the hosts a URL can name, matched
+//! Domain rules for web tools (docs/contract.md#c-web, issue 8 class 6): the hosts a URL can name, matched
 //! against `example.com` (that host) or `*.example.com` (any subdomain, any depth, not the
 //! apex). Used for `webfetch` calls and for URLs in `curl`/`wget` commands alike — this file
 //! is the one place polc reads URLs.

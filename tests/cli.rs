@@ -64,7 +64,7 @@ fn claude_rule_vectors_through_the_binary() {
         ]);
         let j = r.json();
         if j["winner"]["id"] == "polc-self-protection" {
-            // Self-protection (SPEC §5) is stricter than the rules alone: `rm -rf ~` deletes
+            // Self-protection (docs/contract.md#c-self-protection) is stricter than the rules alone: `rm -rf ~` deletes
             // the agents' hook configuration. The safer reading wins; the rules alone are
             // checked against the vector in-process (src/runtime/tests.rs).
             let rank = |d: &str| {

@@ -1,4 +1,4 @@
-//! The compiled table must decide exactly as the reference interpreter does (SPEC §4): random
+//! The compiled table must decide exactly as the reference interpreter does (docs/contract.md#c-differential): random
 //! policies × random commands built from realistic shell pieces, through the reference, the
 //! in-memory sections, the encoded bytes loaded back, and a mapped file.
 //!

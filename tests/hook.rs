@@ -2,7 +2,7 @@
 //! matrix for every host, and the attacks on self-protection and trust.
 //!
 //! Re-record the golden files with `POLC_BLESS=1 cargo test --test hook golden` and review
-//! the diff against HOSTS.md and SPEC §6 before committing.
+//! the diff against HOSTS.md and docs/contract.md#c-host-answers before committing.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -220,7 +220,7 @@ fn golden_answers_per_host_and_event() {
 
 // ── Fail closed ────────────────────────────────────────────────────────────────────────
 
-/// The error row of SPEC §6 for `host`.
+/// The error row of docs/contract.md#c-error-rows for `host`.
 fn assert_error_row(host: &str, r: &Run, what: &str) {
     let ctx = format!(
         "{host} / {what}: exit {} stdout {:?} stderr {:?}",

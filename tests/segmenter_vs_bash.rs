@@ -1,4 +1,4 @@
-//! SPEC Appendix C: the segmenter checked against bash's own parser, never by running the
+//! docs/contract.md#c-differential: the segmenter checked against bash's own parser, never by running the
 //! command. `bash --pretty-print FILE` (bash ≥ 5.2) parses a script and prints it back
 //! normalised (spacing, redirections moved after the words, comments dropped). Two checks:
 //!

@@ -38,7 +38,7 @@ fn load_and_compile(sources: &[PathBuf], stamp_base: Option<&Path>) -> Option<(P
                         let rule = &policy.rules[e.rule];
                         Diagnostic {
                             severity: Severity::Error,
-                            code: "E020",
+                            code: crate::syntax::codes::E020,
                             message: format!("regex `{}` cannot be compiled: {}", rule.patterns[e.pattern].text, e.message),
                             span: rule.span.clone(),
                             len: 1,
@@ -141,7 +141,7 @@ fn print_failures(fails: &[ExampleFailure<'_>]) {
                     .unwrap_or_default();
                 Diagnostic {
                     severity: Severity::Error,
-                    code: "E021",
+                    code: crate::syntax::codes::E021,
                     message: format!(
                         "example `{} {:?}`{host} expected {}, got {}",
                         ex.tool, ex.input, ex.expect, f.got

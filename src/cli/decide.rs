@@ -1,4 +1,4 @@
-//! `polc decide`: the exit-code protocol of SPEC §5 for plugin callers.
+//! `polc decide`: the exit-code protocol of docs/contract.md#c-exit-codes for plugin callers.
 
 use super::command_text;
 use crate::host::exit::{decide_exit, ExitCode};

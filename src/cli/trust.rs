@@ -158,8 +158,8 @@ pub fn previously_trusted(path: &Path) -> bool {
 /// After `polc build`: when run interactively (stdin and stderr are terminals) for a
 /// project whose previous table was trusted, offer to trust the new one.
 pub fn offer_retrust(output: &Path, was_trusted: bool) {
-    // SAFETY: isatty only inspects the descriptors.
-    let interactive = unsafe { libc::isatty(0) == 1 && libc::isatty(2) == 1 };
+    use std::io::IsTerminal;
+    let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     if !was_trusted || !interactive {
         return;
     }

@@ -1,4 +1,4 @@
-//! Lowered policy → table sections (SPEC §7). Deterministic: the same policy gives the
+//! Lowered policy → table sections (docs/contract.md#c-table). Deterministic: the same policy gives the
 //! same bytes. The layout is read by `runtime::table_rules`.
 
 use crate::ir::{PatternKind, Policy, Rule, Verdict, TOOL_BASH};

@@ -300,7 +300,7 @@ fn with_comment(mut line: String, comment: Option<String>) -> String {
 }
 
 /// One top-level item; returns its lines and whether it is a rule with a block.
-fn item(c: &mut Cursor) -> (Vec<String>, bool) {
+fn item(c: &mut Cursor<'_>) -> (Vec<String>, bool) {
     let Some(Tok::Word(first)) = c.peek().cloned() else {
         // Cannot happen on parsed text; keep the line as it is.
         let (v, cm) = c.rest_of_line();
@@ -422,7 +422,7 @@ fn trim_blanks(entries: &mut Vec<Entry>) {
 
 /// The inside of a block, after `{`, through `}` and what follows it on its line.
 fn block(
-    c: &mut Cursor,
+    c: &mut Cursor<'_>,
     entries: &mut Vec<Entry>,
     header_comment: &mut Option<String>,
     close_comment: &mut Option<String>,

@@ -13,7 +13,7 @@ pub enum Kind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
     pub kind: Kind,
-    /// R of SPEC §6: names the rule (id, source:line, text), the construct or the table
+    /// R of docs/contract.md#c-host-answers: names the rule (id, source:line, text), the construct or the table
     /// problem; at most [`MAX_REASON`] bytes.
     pub reason: String,
 }

@@ -1,4 +1,4 @@
-//! The exit-code protocol of `polc decide` (SPEC §5), for plugin callers.
+//! The exit-code protocol of `polc decide` (docs/contract.md#c-exit-codes), for plugin callers.
 
 use crate::ir::Decision;
 use crate::runtime::layers::{Layers, Loaded, Union};

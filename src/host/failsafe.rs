@@ -1,4 +1,4 @@
-//! Never end a hook in a way the host reads as "proceed" (SPEC §6): the error answer for
+//! Never end a hook in a way the host reads as "proceed" (docs/contract.md#c-error-rows): the error answer for
 //! the host is rendered *before* deciding, and written by whichever comes first of
 //!
 //! - a fatal signal (SIGBUS from a mapped table truncated under us, SIGSEGV, SIGABRT, SIGILL,
@@ -43,8 +43,9 @@ pub fn claim() -> bool {
 /// pointer with another answer's length. The fatal signals are synchronous and cannot arise
 /// from these stores.
 pub fn arm(stdout: Vec<u8>, stderr_line: String, exit: i32) {
-    // SAFETY: sigprocmask only reads and writes the sets given; restored below.
+    // SAFETY: an all-zero sigset_t is a valid value (it is filled by pthread_sigmask below).
     let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
+    // SAFETY: sigprocmask only reads and writes the sets given; restored below.
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);

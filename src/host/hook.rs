@@ -1,4 +1,4 @@
-//! `polc hook`: read the host's JSON once, decide, write the answer once (SPEC §5–§6).
+//! `polc hook`: read the host's JSON once, decide, write the answer once (docs/contract.md#c-hosts, docs/contract.md#c-host-answers).
 //!
 //! The error answer is rendered and armed before anything can fail; panics, fatal signals
 //! and the internal deadline all end in it (see `failsafe.rs`).
@@ -93,6 +93,7 @@ fn selftest_fault() {
         Some("segv") => unsafe {
             libc::raise(libc::SIGSEGV);
         },
+        // SAFETY: as above, raising a signal for the fail-closed tests.
         Some("bus") => unsafe {
             libc::raise(libc::SIGBUS);
         },
@@ -248,7 +249,7 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
 /// Decide under each project root (two when the host's folder and the session's start
 /// disagree; see `session::Roots`).
 fn judge_roots(
-    u: &Union,
+    u: &Union<'_>,
     loaded: &[crate::runtime::layers::LoadedLayer],
     layers: &Layers,
     host: Host,
@@ -340,7 +341,7 @@ pub fn reason(src: &dyn RuleSource, out: &Outcome) -> Result<String, Corrupt> {
     }))
 }
 
-/// Host authority and the cannot-prompt rule (SPEC §5).
+/// Host authority and the cannot-prompt rule (docs/contract.md#c-authority).
 fn finalize(host: Host, inp: &HookInput, d: Decision, reason: String) -> Answer {
     let kind = match d {
         Decision::Deny => Kind::Deny,

@@ -70,7 +70,7 @@ impl Host {
         }
     }
 
-    /// Host-authoritative hosts own approval: `default` becomes allow (SPEC §5).
+    /// Host-authoritative hosts own approval: `default` becomes allow (docs/contract.md#c-authority).
     pub fn authoritative(self) -> bool {
         exit::host_authoritative(self.name())
     }
@@ -143,7 +143,7 @@ impl Host {
         }
     }
 
-    /// The error row of SPEC §6 (unreadable input, internal error, signal, deadline).
+    /// The error row of docs/contract.md#c-error-rows (unreadable input, internal error, signal, deadline).
     pub fn error(self, reason: &str) -> Rendered {
         self.error_for(Event::PreToolUse, reason)
     }

@@ -32,7 +32,7 @@ pub struct Roots {
     pub degraded: Option<String>,
 }
 
-/// The folder the host itself names as the project (SPEC §5), if any.
+/// The folder the host itself names as the project (docs/contract.md#c-project-root), if any.
 pub fn host_root(host: Host, inp: &HookInput) -> Option<PathBuf> {
     let env = |k: &str| {
         std::env::var_os(k)

@@ -59,7 +59,7 @@ fn glob(t: &str) -> Lang {
     Lang::of(&SegPattern::compile(PatternKind::Glob, t, false).expect("glob compiles"))
 }
 
-pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     let grants: Vec<(&str, Lang)> = GRANTS_ANYTHING.iter().map(|g| (*g, glob(g))).collect();
     for &i in &cx.rules {
         let r = cx.rule(i);
@@ -77,7 +77,7 @@ pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                         i,
                         p,
                         Severity::Error,
-                        "L007",
+                        crate::syntax::codes::L007,
                         format!("allow rule `{}` allows every command", r.id),
                     )
                     .with_help(
@@ -96,7 +96,7 @@ pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                         i,
                         p,
                         Severity::Error,
-                        "L007",
+                        crate::syntax::codes::L007,
                         format!(
                             "allow pattern `{text}` has a wildcard before the program name: it grants programs you did not name"
                         ),
@@ -113,7 +113,7 @@ pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                         i,
                         p,
                         Severity::Error,
-                        "L006",
+                        crate::syntax::codes::L006,
                         format!(
                             "allow pattern `{text}` grants `{g}`: any command at all, through an interpreter or wrapper"
                         ),

@@ -52,7 +52,7 @@ pub(crate) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
                 cx.at_rule(
                     i,
                     Severity::Warning,
-                    "L009",
+                    crate::syntax::codes::L009,
                     format!(
                         "{} rule `{}` can never decide: its literal holds the literal of deny rule {}, which then matches too",
                         r.verdict,
@@ -73,7 +73,10 @@ mod tests {
         let src = "deny bash contains \"prod\"\nask bash contains \"db.prod.internal\" { id a }\nask bash contains \"staging\" { id b }\nask edit contains \"prod-x\" { id c }\n";
         let (p, _) = crate::lower::load_str("t.pol", src, crate::ir::Tier::Project).unwrap();
         let d = super::super::lint(&p, &Default::default(), &Default::default());
-        let l009: Vec<_> = d.0.iter().filter(|x| x.code == "L009").collect();
+        let l009: Vec<_> =
+            d.0.iter()
+                .filter(|x| x.code == crate::syntax::codes::L009)
+                .collect();
         assert_eq!(l009.len(), 1, "{:?}", d.0);
         assert_eq!(l009[0].span.line, 2);
     }

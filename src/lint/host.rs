@@ -2,14 +2,14 @@
 //!
 //! Under a PermissionRequest hook a polc `allow` answers the prompt Claude Code was about
 //! to show, so it overrides the user's own `ask` rules in `.claude/settings.json` for that
-//! call (SPEC §6). Lint names each overlap with a command both match.
+//! call (docs/contract.md#c-host-answers). Lint names each overlap with a command both match.
 
 use super::lang::{disjoint, Answer};
 use super::{pattern_lang, quote, Cx, View};
 use crate::ir::Verdict;
 use crate::syntax::{Diagnostic, Severity, SourceKind};
 
-pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     if cx.opts.host.as_deref() != Some("claude") {
         return;
     }
@@ -45,7 +45,7 @@ pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                                 a,
                                 p,
                                 Severity::Warning,
-                                "L008",
+                                crate::syntax::codes::L008,
                                 format!(
                                     "allow rule `{}` overlaps your Claude ask rule `{}` ({}): as a PermissionRequest hook polc would allow {} without the prompt you asked for",
                                     ra.id, rk.text, rk.span, quote(&w)

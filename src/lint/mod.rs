@@ -5,7 +5,7 @@
 //! Families:
 //! - `shadow.rs` — L001 rule that can never win, L002 duplicate rule, L003 allow broader
 //!   than a deny above it;
-//! - `traps.rs` — L004/L005 the no-wildcard traps of Claude rule strings (SPEC §3);
+//! - `traps.rs` — L004/L005 the no-wildcard traps of Claude rule strings (docs/contract.md#c-claude-strings);
 //! - `broad.rs` — L006 allow granting a whole interpreter or wrapper, L007 wildcard before
 //!   the program name in an allow;
 //! - `host.rs` — L008 (`--host claude`) polc allows overlapping the user's Claude ask rules;
@@ -258,7 +258,7 @@ pub(crate) fn is_everything(l: &Lang) -> bool {
 }
 
 /// Does rule `b` reach every call rule `a` reaches, tool- and host-wise?
-pub(crate) fn reaches_all_of(cx: &Cx, b: usize, a: usize) -> bool {
+pub(crate) fn reaches_all_of(cx: &Cx<'_>, b: usize, a: usize) -> bool {
     let (rb, ra) = (cx.rule(b), cx.rule(a));
     let tool = rb.tool == ra.tool
         || (!ra.tool.contains('*')
@@ -274,7 +274,7 @@ pub(crate) fn reaches_all_of(cx: &Cx, b: usize, a: usize) -> bool {
 }
 
 /// Do two rules share a tool and at least one host?
-pub(crate) fn meet(cx: &Cx, a: usize, b: usize) -> bool {
+pub(crate) fn meet(cx: &Cx<'_>, a: usize, b: usize) -> bool {
     let (ra, rb) = (cx.rule(a), cx.rule(b));
     ra.tool == rb.tool
         && (ra.hosts.is_empty()

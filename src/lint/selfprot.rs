@@ -94,7 +94,7 @@ fn names_protected(text: &str) -> Option<&'static str> {
     PROTECTED_NAMES.iter().copied().find(|n| text.contains(n))
 }
 
-pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     for &i in &cx.rules {
         let r = cx.rule(i);
         if r.verdict != Verdict::Allow {
@@ -122,7 +122,7 @@ pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                     cx.at_rule(
                         i,
                         Severity::Warning,
-                        "L011",
+                        crate::syntax::codes::L011,
                         format!(
                             "`{}` names `{n}`, a place polc protects: in a user or managed layer this rule lifts self-protection there",
                             r.text
@@ -148,7 +148,7 @@ pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                         cx.at_rule(
                             i,
                             Severity::Note,
-                            "L012",
+                            crate::syntax::codes::L012,
                             format!(
                                 "`{}` runs code the agent can write (`{c}`): that code can do anything the user can, including changing what polc protects",
                                 r.text

@@ -6,7 +6,7 @@ use crate::ir::{PatternKind, Rule, Verdict, TOOL_BASH};
 use crate::pattern::SegPattern;
 use crate::syntax::{Diagnostic, Severity};
 
-pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     never_wins(cx, out);
     duplicates(cx, out);
     broader_allow(cx, out);
@@ -34,7 +34,7 @@ fn covered(cover: &Lang, a: &Rule, views: &[View]) -> bool {
     })
 }
 
-fn union_of(cx: &Cx, rules: &[usize]) -> Lang {
+fn union_of(cx: &Cx<'_>, rules: &[usize]) -> Lang {
     let mut u = Lang::default();
     for &b in rules {
         for l in rule_langs(cx.rule(b), View::Runtime).into_iter().flatten() {
@@ -46,7 +46,7 @@ fn union_of(cx: &Cx, rules: &[usize]) -> Lang {
 
 /// L001: every command a rule matches is matched by rules of a stronger verdict that reach
 /// every call it reaches, so it can never decide anything.
-fn never_wins(cx: &Cx, out: &mut Vec<Diagnostic>) {
+fn never_wins(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     for &a in &cx.rules {
         let ra = cx.rule(a);
         if ra.verdict == Verdict::Deny || ra.patterns.is_empty() {
@@ -111,7 +111,7 @@ fn never_wins(cx: &Cx, out: &mut Vec<Diagnostic>) {
             cx.at_rule(
                 a,
                 Severity::Error,
-                "L001",
+                crate::syntax::codes::L001,
                 format!(
                     "{} rule `{}` can never win: everything it matches is also matched by {by}, and {strongest} beats {}",
                     ra.verdict, ra.id, ra.verdict
@@ -124,7 +124,7 @@ fn never_wins(cx: &Cx, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn overlaps(cx: &Cx, b: usize, a: usize) -> bool {
+fn overlaps(cx: &Cx<'_>, b: usize, a: usize) -> bool {
     let (la, lb) = (
         rule_langs(cx.rule(a), View::Folded),
         rule_langs(cx.rule(b), View::Runtime),
@@ -165,7 +165,7 @@ fn rule_key(r: &Rule) -> RuleKey {
 }
 
 /// L002: same verdict, tool, patterns (as compiled) and hosts as an earlier rule.
-fn duplicates(cx: &Cx, out: &mut Vec<Diagnostic>) {
+fn duplicates(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     let mut seen: Vec<(usize, RuleKey)> = Vec::new();
     for &a in &cx.rules {
         let key = rule_key(cx.rule(a));
@@ -174,7 +174,7 @@ fn duplicates(cx: &Cx, out: &mut Vec<Diagnostic>) {
                 cx.at_rule(
                     a,
                     Severity::Warning,
-                    "L002",
+                    crate::syntax::codes::L002,
                     format!(
                         "rule `{}` duplicates rule {}: same verdict, tool, patterns and hosts",
                         cx.rule(a).id,
@@ -194,7 +194,7 @@ fn duplicates(cx: &Cx, out: &mut Vec<Diagnostic>) {
 /// L003: an allow written below a deny whose every command it also matches, and more. The
 /// deny always wins, wherever it is written; the allow never grants those commands, which a
 /// reader used to "later rules override" (gitignore, many ACLs) may not expect.
-fn broader_allow(cx: &Cx, out: &mut Vec<Diagnostic>) {
+fn broader_allow(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     for &a in &cx.rules {
         let ra = cx.rule(a);
         if ra.verdict != Verdict::Allow || ra.patterns.is_empty() {
@@ -232,7 +232,7 @@ fn broader_allow(cx: &Cx, out: &mut Vec<Diagnostic>) {
                 cx.at_rule(
                     a,
                     Severity::Warning,
-                    "L003",
+                    crate::syntax::codes::L003,
                     format!(
                         "allow rule `{}` is broader than deny rule {} written above it: the allow never grants what the deny blocks (e.g. {blocked}), only the rest (e.g. {})",
                         ra.id,

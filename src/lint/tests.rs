@@ -31,7 +31,10 @@ fn l001_allow_under_broader_deny() {
     let d = lint_with("t.pol", text, None);
     assert_eq!(d.len(), 1, "{}", d.render_all());
     let f = &d.0[0];
-    assert_eq!((f.code, f.span.line, f.span.column), ("L001", 2, 1));
+    assert_eq!(
+        (f.code, f.span.line, f.span.column),
+        (crate::syntax::codes::L001, 2, 1)
+    );
     assert!(f.is_error());
     assert!(f.message.contains("t.pol:1"), "{}", f.message);
     assert!(
@@ -51,7 +54,7 @@ fn l001_exactness() {
             "t.pol",
             "deny bash prefix \"git push\"\nallow bash glob \"git push*\"\n"
         ),
-        vec![("L003", 2, 1)]
+        vec![(crate::syntax::codes::L003, 2, 1)]
     );
     // Ask under deny; the deny's program is folded, the ask's too.
     assert_eq!(
@@ -59,7 +62,7 @@ fn l001_exactness() {
             "t.pol",
             "deny bash prefix \"RM\"\nask bash exact \"rm -rf x\"\n"
         ),
-        vec![("L001", 2, 1)]
+        vec![(crate::syntax::codes::L001, 2, 1)]
     );
     // A union of rules covers what neither does alone.
     let u = "deny bash glob \"rm -r *\"\nask bash glob \"rm -f *\"\nallow bash glob \"rm -[rf] x\" glob \"rm -r x\" glob \"rm -f *\"\n";
@@ -79,7 +82,7 @@ fn l001_exactness() {
             "t.pol",
             "deny bash prefix \"git\"\nallow bash prefix \"git status\" { hosts codex }\n"
         ),
-        vec![("L001", 2, 1)]
+        vec![(crate::syntax::codes::L001, 2, 1)]
     );
     // A program written with a path is folded to its basename in the deny readings.
     assert_eq!(
@@ -87,7 +90,7 @@ fn l001_exactness() {
             "t.pol",
             "deny bash prefix \"rm\"\nallow bash prefix \"/bin/rm x\"\n"
         ),
-        vec![("L001", 2, 1)]
+        vec![(crate::syntax::codes::L001, 2, 1)]
     );
     // Content patterns are never claimed covered, except by a deny of everything.
     assert!(codes(
@@ -101,7 +104,7 @@ fn l001_exactness() {
             "permcheck.json",
             r#"{"permissions": {"deny": ["mcp__github"], "allow": ["mcp__github__get_issue"]}}"#
         ),
-        vec![("L001", 1, 53)]
+        vec![(crate::syntax::codes::L001, 1, 53)]
     );
 }
 
@@ -110,16 +113,20 @@ fn l002_duplicates() {
     let text = "deny bash glob \"git *\"\ndeny bash prefix \"git\" { id again }\nask bash prefix \"git\"\n";
     let d = lint_with("t.pol", text, None);
     let c: Vec<_> = d.iter().map(|d| (d.code, d.span.line)).collect();
-    assert!(c.contains(&("L002", 2)), "{}", d.render_all());
-    assert!(!c.contains(&("L002", 3)));
+    assert!(
+        c.contains(&(crate::syntax::codes::L002, 2)),
+        "{}",
+        d.render_all()
+    );
+    assert!(!c.contains(&(crate::syntax::codes::L002, 3)));
     assert!(d
         .0
         .iter()
-        .find(|d| d.code == "L002")
+        .find(|d| d.code == crate::syntax::codes::L002)
         .unwrap()
         .message
         .contains("t.pol:1:1"));
-    assert!(!d.has_errors() || c.iter().any(|c| c.0 == "L001"));
+    assert!(!d.has_errors() || c.iter().any(|c| c.0 == crate::syntax::codes::L001));
 }
 
 #[test]
@@ -127,7 +134,10 @@ fn l003_broad_allow_under_deny() {
     let text = "deny bash prefix \"git push --force\"\nallow bash prefix \"git\"\n";
     let d = lint_with("t.pol", text, None);
     assert_eq!(d.len(), 1, "{}", d.render_all());
-    assert_eq!((d.0[0].code, d.0[0].span.line), ("L003", 2));
+    assert_eq!(
+        (d.0[0].code, d.0[0].span.line),
+        (crate::syntax::codes::L003, 2)
+    );
     assert!(!d.has_errors());
     // Written above the deny, it reads the way polc decides: no finding.
     assert!(codes(
@@ -152,10 +162,10 @@ fn l004_l005_traps() {
     assert_eq!(
         c,
         vec![
-            ("L004", 2, 13),
-            ("L004", 2, 53),
-            ("L005", 3, 12),
-            ("L005", 4, 11)
+            (crate::syntax::codes::L004, 2, 13),
+            (crate::syntax::codes::L004, 2, 53),
+            (crate::syntax::codes::L005, 3, 12),
+            (crate::syntax::codes::L005, 4, 11)
         ],
         "{}",
         d.render_all()
@@ -186,7 +196,8 @@ fn l006_interpreters_and_wrappers() {
     ] {
         let c = codes("t.pol", &format!("{rule}\n"));
         assert_eq!(
-            c == vec![("L006", 1, 19)] || c == vec![("L006", 1, 17)],
+            c == vec![(crate::syntax::codes::L006, 1, 19)]
+                || c == vec![(crate::syntax::codes::L006, 1, 17)],
             bad,
             "{rule}: {c:?}"
         );
@@ -204,7 +215,7 @@ fn l007_wildcard_program() {
     ] {
         let d = lint_with("t.pol", &format!("{rule}\n"), None);
         assert_eq!(d.len(), 1, "{rule}: {}", d.render_all());
-        assert_eq!(d.0[0].code, "L007");
+        assert_eq!(d.0[0].code, crate::syntax::codes::L007);
         assert!(d.has_errors());
     }
     // Inside a block the caret is under the pattern.
@@ -220,7 +231,7 @@ fn l007_wildcard_program() {
             d.0[0].span.column,
             d.0[0].len
         ),
-        ("L007", 2, 8, 13)
+        (crate::syntax::codes::L007, 2, 8, 13)
     );
     assert!(codes("t.pol", "allow bash glob \"git * --help\"\n").is_empty());
 }
@@ -254,14 +265,17 @@ fn l008_claude_ask_overlap() {
         host: Some("claude".into()),
     };
     let d = lint_paths(&[pol.clone(), settings.clone()], &opts).unwrap();
-    let l8: Vec<_> = d.iter().filter(|d| d.code == "L008").collect();
+    let l8: Vec<_> = d
+        .iter()
+        .filter(|d| d.code == crate::syntax::codes::L008)
+        .collect();
     assert_eq!(l8.len(), 1, "{}", d.render_all());
     assert_eq!(l8[0].span.line, 1);
     assert!(l8[0].message.contains("git push"), "{}", l8[0].message);
     assert!(!l8[0].is_error());
     // Without --host claude, no L008.
     let d = lint_paths(&[pol, settings], &Options::default()).unwrap();
-    assert!(d.iter().all(|d| d.code != "L008"));
+    assert!(d.iter().all(|d| d.code != crate::syntax::codes::L008));
 }
 
 #[test]
@@ -269,7 +283,7 @@ fn json_output_shape() {
     let d = lint_with("t.pol", "allow bash glob \"*\"\n", None);
     let j = d.to_json();
     assert_eq!(j["errors"], 1);
-    assert_eq!(j["diagnostics"][0]["code"], "L007");
+    assert_eq!(j["diagnostics"][0]["code"], crate::syntax::codes::L007);
     assert_eq!(j["diagnostics"][0]["line"], 1);
 }
 
@@ -286,7 +300,7 @@ fn shipped_policy_is_clean() {
         .unwrap_or_else(|d| panic!("{}", d.render_all()));
         // Only notes (L012: the shipped build and test allows run code the agent writes).
         assert!(
-            d.iter().all(|d| d.code == "L012"),
+            d.iter().all(|d| d.code == crate::syntax::codes::L012),
             "{host:?}:\n{}",
             d.render_all()
         );
@@ -342,7 +356,7 @@ mod soundness {
                 return Ok(());
             };
             let d = lint(&policy, &Options::default(), &HashMap::new());
-            if !d.iter().any(|f| f.code == "L001" && f.span.line == 3) {
+            if !d.iter().any(|f| f.code == crate::syntax::codes::L001 && f.span.line == 3) {
                 return Ok(());
             }
             let rt = Reference::new(&policy);

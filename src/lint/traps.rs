@@ -1,4 +1,4 @@
-//! L004 / L005: the no-wildcard traps of Claude rule strings (SPEC §3).
+//! L004 / L005: the no-wildcard traps of Claude rule strings (docs/contract.md#c-claude-strings).
 //!
 //! A Claude `Bash(X)` string without an unescaped `*` means different things by verdict:
 //! in `allow` it is exact (`Bash(npm test)` does not allow `npm test -- --watch`), in
@@ -19,7 +19,7 @@ fn bash_content(text: &str) -> Option<&str> {
     text.strip_prefix("Bash(")?.strip_suffix(')')
 }
 
-pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     for &i in &cx.rules {
         let r = cx.rule(i);
         if r.tool != TOOL_BASH || SourceKind::for_name(&r.span.file) == SourceKind::Dsl {
@@ -43,7 +43,7 @@ pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
                 )
             };
             out.push(
-                cx.at_rule(i, Severity::Warning, "L010", msg)
+                cx.at_rule(i, Severity::Warning, crate::syntax::codes::L010, msg)
                     .with_help(format!("write `Bash({wild})` for a wildcard")),
             );
             continue;
@@ -55,7 +55,7 @@ pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             cx.at_rule(
                 i,
                 Severity::Warning,
-                "L004",
+                crate::syntax::codes::L004,
                 format!(
                     "`{}` in allow has no wildcard, so it is exact: it allows `{x}` and nothing longer (not `{x} --help`)",
                     r.text
@@ -68,7 +68,7 @@ pub(super) fn check(cx: &Cx, out: &mut Vec<Diagnostic>) {
             cx.at_rule(
                 i,
                 Severity::Warning,
-                "L005",
+                crate::syntax::codes::L005,
                 format!(
                     "`{}` in {} has no wildcard: polc reads it as a word-bounded prefix, so it also matches `{x} …` (Claude Code itself would match `{x}` exactly)",
                     r.text, r.verdict

@@ -70,8 +70,8 @@ fn slash(p: &Path) -> String {
 
 /// `path` relative to `base` (both canonical), with `..` steps when needed.
 fn relative(path: &Path, base: &Path) -> Option<PathBuf> {
-    let p: Vec<Component> = path.components().collect();
-    let b: Vec<Component> = base.components().collect();
+    let p: Vec<Component<'_>> = path.components().collect();
+    let b: Vec<Component<'_>> = base.components().collect();
     if p.first() != b.first() {
         return None;
     }
@@ -148,14 +148,14 @@ impl<'a> Loader<'a> {
         let d = match include {
             Some(inc) => self
                 .at(
-                    "E010",
+                    crate::syntax::codes::E010,
                     format!("cannot read included file `{display}`: {err}"),
                     &inc.span,
                     inc.len,
                 )
                 .with_help("include paths are relative to the including file"),
             None => Diagnostic::error(
-                "E002",
+                crate::syntax::codes::E002,
                 format!("cannot read `{display}`: {err}"),
                 whole_file(display),
             ),
@@ -168,7 +168,7 @@ impl<'a> Loader<'a> {
         let mut seen_dirs = HashSet::new();
         if let Err(e) = walk(dir, &mut files, &mut seen_dirs) {
             self.diags.push(Diagnostic::error(
-                "E002",
+                crate::syntax::codes::E002,
                 format!("cannot read directory `{}`: {e}", dir.display()),
                 whole_file(&dir.display().to_string()),
             ));
@@ -202,7 +202,7 @@ impl<'a> Loader<'a> {
                     .collect();
                 let d = self
                     .at(
-                        "E009",
+                        crate::syntax::codes::E009,
                         format!("include cycle: `{display}` includes itself"),
                         &inc.span,
                         inc.len,
@@ -246,7 +246,7 @@ impl<'a> Loader<'a> {
                     .to_string();
                 self.diags.push(
                     Diagnostic::error(
-                        "E008",
+                        crate::syntax::codes::E008,
                         format!(
                             "invalid UTF-8 in `{display}` (byte 0x{:02x} at offset {valid})",
                             bytes[valid]
@@ -289,7 +289,7 @@ impl<'a> Loader<'a> {
                     if std::fs::metadata(&resolved).is_ok_and(|m| m.is_dir()) {
                         let d = self
                             .at(
-                                "E010",
+                                crate::syntax::codes::E010,
                                 format!("included path `{shown}` is a directory"),
                                 &inc.span,
                                 inc.len,
@@ -316,7 +316,7 @@ impl<'a> Loader<'a> {
                 if let Some(first) = explicit.get(&id.value) {
                     let d = self
                         .at(
-                            "E007",
+                            crate::syntax::codes::E007,
                             format!("duplicate rule id `{}`", id.value),
                             &id.span,
                             id.len,
@@ -370,7 +370,7 @@ impl<'a> Loader<'a> {
                     .collect();
                 let d = self
                     .at(
-                        "E004",
+                        crate::syntax::codes::E004,
                         format!("unknown host `{}`", h.value),
                         &h.span,
                         h.len,
@@ -392,7 +392,7 @@ impl<'a> Loader<'a> {
                 ok = false;
                 let d = self
                     .at(
-                        "E005",
+                        crate::syntax::codes::E005,
                         format!("empty {} pattern", kind.as_str()),
                         &p.span,
                         p.len,
@@ -417,7 +417,7 @@ impl<'a> Loader<'a> {
                         Ok(_) => msg.clone(),
                     };
                     let d = self
-                        .at("E006", format!("invalid regex: {first}"), &p.span, p.len)
+                        .at(crate::syntax::codes::E006, format!("invalid regex: {first}"), &p.span, p.len)
                         .with_help("regexes use regex-automata syntax without look-around or backreferences, and must compile to a DFA under the size cap");
                     self.diags.push(d);
                     continue;
@@ -438,7 +438,12 @@ impl<'a> Loader<'a> {
                 Err(_) => {
                     ok = false;
                     let d = self
-                        .at("E014", "priority out of range", &p.span, p.len)
+                        .at(
+                            crate::syntax::codes::E014,
+                            "priority out of range",
+                            &p.span,
+                            p.len,
+                        )
                         .with_help(format!(
                             "priority must be between {} and {}",
                             i32::MIN,
@@ -482,7 +487,7 @@ impl<'a> Loader<'a> {
             ok = false;
             let d = self
                 .at(
-                    "E011",
+                    crate::syntax::codes::E011,
                     format!("bad example expectation `{}`", e.expect.value),
                     &e.expect.span,
                     e.expect.len,
@@ -644,13 +649,13 @@ mod tests {
         assert_eq!(
             codes(&d),
             vec![
-                ("E007", 8, 6),
-                ("E004", 3, 16),
-                ("E005", 5, 18),
-                ("E006", 6, 16),
-                ("E014", 9, 12),
-                ("E011", 10, 18),
-                ("E004", 11, 18),
+                (crate::syntax::codes::E007, 8, 6),
+                (crate::syntax::codes::E004, 3, 16),
+                (crate::syntax::codes::E005, 5, 18),
+                (crate::syntax::codes::E006, 6, 16),
+                (crate::syntax::codes::E014, 9, 12),
+                (crate::syntax::codes::E011, 10, 18),
+                (crate::syntax::codes::E004, 11, 18),
             ],
             "{}",
             d.render_all()
@@ -672,14 +677,18 @@ mod tests {
         let d = load_err("p.pol", text);
         assert_eq!(
             codes(&d),
-            vec![("E003", 1, 6), ("E001", 2, 24), ("E005", 3, 18)]
+            vec![
+                (crate::syntax::codes::E003, 1, 6),
+                (crate::syntax::codes::E001, 2, 24),
+                (crate::syntax::codes::E005, 3, 18)
+            ]
         );
     }
 
     #[test]
     fn unreadable_file() {
         let d = load(&[fixture("nope.pol")], Tier::Project, None).unwrap_err();
-        assert_eq!(codes(&d), vec![("E002", 0, 0)]);
+        assert_eq!(codes(&d), vec![(crate::syntax::codes::E002, 0, 0)]);
         assert!(d.0[0].message.contains("nope.pol"));
         assert!(d.0[0].render().contains("--> "));
     }
@@ -690,20 +699,26 @@ mod tests {
         let f = dir.path().join("bad.pol");
         std::fs::write(&f, b"deny bash any\nallow bash exact \"caf\xe9\"\n").unwrap();
         let d = load(&[f], Tier::Project, None).unwrap_err();
-        assert_eq!(codes(&d), vec![("E008", 2, 22)]);
+        assert_eq!(codes(&d), vec![(crate::syntax::codes::E008, 2, 22)]);
         assert!(d.0[0].message.contains("0xe9"));
     }
 
     #[test]
     fn include_cycle_and_missing_include() {
         let d = load(&[fixture("cycle/a.pol")], Tier::Project, None).unwrap_err();
-        assert_eq!(codes(&d), vec![("E009", 2, 9)]);
+        assert_eq!(codes(&d), vec![(crate::syntax::codes::E009, 2, 9)]);
         assert!(d.0[0].span.file.ends_with("b.pol"));
         let d = load_err(
             fixture("x.pol").to_str().unwrap(),
             "include \"missing.pol\"\ninclude \"dir\"\n",
         );
-        assert_eq!(codes(&d), vec![("E010", 1, 9), ("E010", 2, 9)]);
+        assert_eq!(
+            codes(&d),
+            vec![
+                (crate::syntax::codes::E010, 1, 9),
+                (crate::syntax::codes::E010, 2, 9)
+            ]
+        );
     }
 
     #[test]
@@ -793,7 +808,7 @@ mod tests {
             Tier::Project,
         )
         .unwrap();
-        assert_eq!(codes(&w), vec![("W001", 1, 28)]);
+        assert_eq!(codes(&w), vec![(crate::syntax::codes::W001, 1, 28)]);
         assert!(!w.has_errors());
         assert_eq!(p.rules.len(), 1);
         assert_eq!(p.rules[0].verdict, Verdict::Deny);
@@ -809,7 +824,15 @@ mod tests {
         let c: Vec<&str> = d.iter().map(|d| d.code).collect();
         assert_eq!(
             c,
-            vec!["E005", "E001", "E013", "E013", "E012", "E004", "E006"],
+            vec![
+                crate::syntax::codes::E005,
+                crate::syntax::codes::E001,
+                crate::syntax::codes::E013,
+                crate::syntax::codes::E013,
+                crate::syntax::codes::E012,
+                crate::syntax::codes::E004,
+                crate::syntax::codes::E006
+            ],
             "{}",
             d.render_all()
         );
@@ -833,7 +856,7 @@ mod tests {
             "permcheck.json",
             r#"{"permissions": {"deny": [{"rule": "Bash(a)", "id": "x"}, {"rule": "Bash(b)", "id": "x"}]}}"#,
         );
-        assert_eq!(codes(&d), vec![("E007", 1, 85)]);
+        assert_eq!(codes(&d), vec![(crate::syntax::codes::E007, 1, 85)]);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Which tables apply (SPEC §5): managed, user and project layers, decided as one union of
+//! Which tables apply (docs/contract.md#c-layers): managed, user and project layers, decided as one union of
 //! rules; an untrusted table's allow rules are ignored. Finding tables costs a few `stat`
 //! calls; nothing here parses policy text or rebuilds anything.
 

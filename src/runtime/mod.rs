@@ -1,4 +1,4 @@
-//! Deciding a request (SPEC §4): the procedure, over any [`RuleSource`] — the compiled
+//! Deciding a request (docs/contract.md#c-decide): the procedure, over any [`RuleSource`] — the compiled
 //! table ([`table_rules::TableRules`]) or the reference interpreter ([`interp::Reference`]).
 //! Both sources answer the same questions; the differential test holds them equal.
 
@@ -178,7 +178,7 @@ pub struct Outcome {
     pub unattestable: Vec<String>,
 }
 
-/// Decide a request for `host` (SPEC §4.5), with paths resolved from this process's
+/// Decide a request for `host` (docs/contract.md#c-precedence), with paths resolved from this process's
 /// context. Errors only when the table is corrupt.
 pub fn decide(src: &dyn RuleSource, host: &str, req: &Request) -> Result<Outcome, Corrupt> {
     decide_in(src, host, req, &Context::from_env())

@@ -1,4 +1,4 @@
-//! The compiled table's rule sections, read in place (SPEC §7). Nothing here allocates in
+//! The compiled table's rule sections, read in place (docs/contract.md#c-table). Nothing here allocates in
 //! proportion to the table: a lookup binary-searches the index by the reading's first word
 //! and touches only that group's patterns. Every read is bounds-checked; a bad offset is
 //! [`Corrupt`], never a panic.

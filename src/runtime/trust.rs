@@ -1,4 +1,4 @@
-//! Which project tables may grant permissions (SPEC §5): a project table's allow rules
+//! Which project tables may grant permissions (docs/contract.md#c-trust): a project table's allow rules
 //! count only after a person ran `polc trust` for that project root, that table path and
 //! that exact table (SHA-256 of its bytes), recorded in the user's config dir. Trusting a
 //! (root, table) again replaces the digest trusted before for the pair.

@@ -1,4 +1,4 @@
-//! Quote-aware segmentation of a shell command (SPEC §4.1–§4.2).
+//! Quote-aware segmentation of a shell command (docs/contract.md#c-segments).
 //!
 //! One pass over the bytes builds segments (a command's words, redirections set aside) and
 //! descends into `$( )`, backticks, `<( )`, `>( )` and `${ … }` holding substitutions. What

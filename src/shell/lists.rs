@@ -1,4 +1,4 @@
-//! SPEC Appendix A, as data: transparent wrappers and their options, shells, runners,
+//! The lists of docs/contract.md#c-readings and docs/contract.md#c-unattestable, as data: transparent wrappers and their options, shells, runners,
 //! builtins that evaluate code, and the env assignments an allow reading may strip.
 //! Every entry has a test in `tests.rs`.
 

@@ -1,5 +1,5 @@
 //! Shell commands as polc sees them: segments, words, and the readings rules are matched
-//! against (SPEC §4). See `README.md` in this folder for the procedure.
+//! against (docs/contract.md#c-decide). See `README.md` in this folder for the procedure.
 
 pub mod effects;
 mod lex;
@@ -240,7 +240,7 @@ pub struct Parsed {
     pub unattestable: Vec<&'static str>,
 }
 
-/// Characters that are word bytes, not blanks, and make a command unattestable (SPEC §4.1):
+/// Characters that are word bytes, not blanks, and make a command unattestable (docs/contract.md#c-segments):
 /// ASCII controls other than tab and newline, C1 controls, and Unicode format/space
 /// characters that render invisibly or reorder text.
 pub fn is_suspicious_char(c: char) -> bool {
@@ -269,7 +269,7 @@ pub fn is_suspicious_char(c: char) -> bool {
         || (0x1D173..=0x1D17A).contains(&u)
 }
 
-/// Segment a command (SPEC §4.1–4.2). Never fails: what cannot be read is unattestable.
+/// Segment a command (docs/contract.md#c-segments). Never fails: what cannot be read is unattestable.
 pub fn parse(command: &str) -> Parsed {
     let mut parsed = Parsed::default();
     if command.len() > MAX_COMMAND_BYTES {

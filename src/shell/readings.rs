@@ -1,4 +1,4 @@
-//! Readings of one segment (SPEC §4.3–§4.4): the forms deny/ask rules are matched against,
+//! Readings of one segment (docs/contract.md#c-readings, docs/contract.md#c-unattestable): the forms deny/ask rules are matched against,
 //! the one literal form allow rules are matched against, what makes the segment
 //! unattestable, and the commands it runs that must be looked into.
 

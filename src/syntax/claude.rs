@@ -1,5 +1,5 @@
 //! Claude Code rule strings (`Bash(git push:*)`, `Read(./.env)`, `mcp__github__*`) → the
-//! lowered tool and pattern, under SPEC §3: Claude's meaning, except that each rule is read
+//! lowered tool and pattern, under docs/contract.md#c-claude-strings: Claude's meaning, except that each rule is read
 //! the more restrictive way (an allow without a wildcard is exact, a deny/ask without one is
 //! a word-bounded prefix).
 
@@ -316,7 +316,7 @@ fn input_field_param(content: &str) -> Option<&str> {
 /// Read one rule string found in the `verdict` list of a `permissions` block.
 pub fn map_rule(s: &str, verdict: Verdict) -> Result<Mapped, ClaudeError> {
     let pairs = PolicyParser::parse(R::claude_rule, s).map_err(|_| ClaudeError {
-        code: "E001",
+        code: crate::syntax::codes::E001,
         message: format!("syntax error: invalid rule string `{s}`"),
         help: Some(
             "expected `Tool` or `Tool(content)`, e.g. `Bash(git push:*)`, `Read(./.env)`, `mcp__github__*`"
@@ -335,7 +335,7 @@ pub fn map_rule(s: &str, verdict: Verdict) -> Result<Mapped, ClaudeError> {
     let tool = map_tool(name);
     if content.is_some_and(|c| c.trim().is_empty()) {
         return Err(ClaudeError {
-            code: "E005",
+            code: crate::syntax::codes::E005,
             message: format!("empty pattern in `{s}`"),
             help: Some(format!(
                 "write `{name}` (or `{name}(*)` for Bash) to match every call"
@@ -572,10 +572,18 @@ mod tests {
     #[test]
     fn bad_rule_strings() {
         for s in ["Bash()", "Bash(  )", "Read()"] {
-            assert_eq!(map_rule(s, Verdict::Deny).unwrap_err().code, "E005", "{s}");
+            assert_eq!(
+                map_rule(s, Verdict::Deny).unwrap_err().code,
+                crate::syntax::codes::E005,
+                "{s}"
+            );
         }
         for s in ["", "Bash(", "Bash)x", "Bash (x)", "(x)", "Bash(x)y"] {
-            assert_eq!(map_rule(s, Verdict::Deny).unwrap_err().code, "E001", "{s}");
+            assert_eq!(
+                map_rule(s, Verdict::Deny).unwrap_err().code,
+                crate::syntax::codes::E001,
+                "{s}"
+            );
         }
     }
 

@@ -354,7 +354,7 @@ mod tests {
         );
         let start = src.text.find("bsah").unwrap();
         let d = src
-            .error("E003", "unknown tool `bsah`", start, start + 4)
+            .error(crate::syntax::codes::E003, "unknown tool `bsah`", start, start + 4)
             .with_help(
             "expected bash, read, edit, webfetch, websearch, mcp__server__tool, or tool \"Name\"",
         );
@@ -377,7 +377,7 @@ mod tests {
     #[test]
     fn whole_file_diagnostic_has_no_snippet() {
         let d = Diagnostic::error(
-            "E002",
+            crate::syntax::codes::E002,
             "cannot read `x.pol`: not found",
             Span {
                 file: "x.pol".into(),

@@ -153,7 +153,12 @@ fn syntax_error(src: &SourceText, off: usize, positives: &[R]) -> Diagnostic {
             format!("expected {} or {last}, found {found_s}", wanted.join(", "))
         }
     };
-    let mut d = src.error("E001", format!("syntax error: {message}"), off, off + n);
+    let mut d = src.error(
+        crate::syntax::codes::E001,
+        format!("syntax error: {message}"),
+        off,
+        off + n,
+    );
     if let Some(q) = text[off..]
         .chars()
         .next()
@@ -167,7 +172,12 @@ fn syntax_error(src: &SourceText, off: usize, positives: &[R]) -> Diagnostic {
         } else if q == '"' {
             if let Some(b) = bad_escape(body) {
                 let at = off + 1 + b;
-                d = src.error("E001", "syntax error: invalid escape in string", at, at + 2);
+                d = src.error(
+                    crate::syntax::codes::E001,
+                    "syntax error: invalid escape in string",
+                    at,
+                    at + 2,
+                );
                 d.help = Some(
                     "double-quoted strings know \\\" \\\\ \\n \\t \\r \\u{HEX}; use 'single quotes' for raw text such as regexes"
                         .into(),
@@ -207,13 +217,13 @@ struct Cx<'a> {
 }
 
 impl Cx<'_> {
-    fn start(&self, p: &Pair<R>) -> usize {
+    fn start(&self, p: &Pair<'_, R>) -> usize {
         self.base + p.as_span().start()
     }
-    fn end(&self, p: &Pair<R>) -> usize {
+    fn end(&self, p: &Pair<'_, R>) -> usize {
         self.base + p.as_span().end()
     }
-    fn located<T>(&self, p: &Pair<R>, value: T) -> Located<T> {
+    fn located<T>(&self, p: &Pair<'_, R>, value: T) -> Located<T> {
         let d = self.src.error("", "", self.start(p), self.end(p));
         Located {
             value,
@@ -225,14 +235,14 @@ impl Cx<'_> {
         &mut self,
         code: &'static str,
         msg: impl Into<String>,
-        p: &Pair<R>,
+        p: &Pair<'_, R>,
     ) -> &mut Diagnostic {
         let d = self.src.error(code, msg, self.start(p), self.end(p));
         self.diags.push(d);
         self.diags.0.last_mut().expect("just pushed")
     }
 
-    fn item(&mut self, p: Pair<R>) -> Option<Item> {
+    fn item(&mut self, p: Pair<'_, R>) -> Option<Item> {
         let inner = p.into_inner().next()?;
         match inner.as_rule() {
             R::include => {
@@ -249,7 +259,7 @@ impl Cx<'_> {
         }
     }
 
-    fn rule(&mut self, p: Pair<R>) -> Option<AstRule> {
+    fn rule(&mut self, p: Pair<'_, R>) -> Option<AstRule> {
         let mut parts = p.into_inner();
         let head = parts.next()?;
         let head_start = self.start(&head);
@@ -298,8 +308,12 @@ impl Cx<'_> {
                 };
                 if !key.is_empty() {
                     if seen.contains(&key) {
-                        self.error("E016", format!("duplicate attribute `{key}`"), &a)
-                            .help = Some(format!("give `{key}` once per rule"));
+                        self.error(
+                            crate::syntax::codes::E016,
+                            format!("duplicate attribute `{key}`"),
+                            &a,
+                        )
+                        .help = Some(format!("give `{key}` once per rule"));
                         continue;
                     }
                     seen.push(key);
@@ -310,7 +324,7 @@ impl Cx<'_> {
         Some(rule)
     }
 
-    fn attribute(&mut self, a: Pair<R>, rule: &mut AstRule) {
+    fn attribute(&mut self, a: Pair<'_, R>, rule: &mut AstRule) {
         match a.as_rule() {
             R::attr_id => {
                 if let Some(v) = a.into_inner().nth(1) {
@@ -367,7 +381,7 @@ impl Cx<'_> {
         }
     }
 
-    fn pattern(&mut self, p: Pair<R>) -> Option<Located<Pattern>> {
+    fn pattern(&mut self, p: Pair<'_, R>) -> Option<Located<Pattern>> {
         let mut inner = p.into_inner();
         let first = inner.next()?;
         if first.as_rule() == R::kw_any {
@@ -391,14 +405,15 @@ impl Cx<'_> {
         Some(self.located(&s, Pattern { kind, text }))
     }
 
-    fn tool(&mut self, p: Pair<R>) -> Option<String> {
+    fn tool(&mut self, p: Pair<'_, R>) -> Option<String> {
         let inner = p.into_inner().next()?;
         match inner.as_rule() {
             R::quoted_tool => {
                 let s = inner.into_inner().nth(1)?;
                 let name = self.string(&s)?;
                 if name.trim().is_empty() {
-                    self.error("E003", "empty tool name", &s).help = Some(TOOL_HELP.into());
+                    self.error(crate::syntax::codes::E003, "empty tool name", &s)
+                        .help = Some(TOOL_HELP.into());
                     return None;
                 }
                 Some(name)
@@ -408,14 +423,18 @@ impl Cx<'_> {
                 if let Some(t) = dsl_tool(word) {
                     return Some(t);
                 }
-                self.error("E003", format!("unknown tool `{word}`"), &inner)
-                    .help = Some(TOOL_HELP.into());
+                self.error(
+                    crate::syntax::codes::E003,
+                    format!("unknown tool `{word}`"),
+                    &inner,
+                )
+                .help = Some(TOOL_HELP.into());
                 None
             }
         }
     }
 
-    fn example(&mut self, body: Pair<R>) -> Option<AstExample> {
+    fn example(&mut self, body: Pair<'_, R>) -> Option<AstExample> {
         let start = self.start(&body);
         let span = self.src.span(start);
         let mut tool = "bash".to_string();
@@ -446,7 +465,7 @@ impl Cx<'_> {
     }
 
     /// Decode a `string` pair. `None` (with an error) for an invalid `\u{…}`.
-    fn string(&mut self, p: &Pair<R>) -> Option<String> {
+    fn string(&mut self, p: &Pair<'_, R>) -> Option<String> {
         let q = p.clone().into_inner().next()?;
         let raw = q.clone().into_inner().next().map_or("", |i| i.as_str());
         if q.as_rule() == R::sq_string {
@@ -474,7 +493,7 @@ impl Cx<'_> {
                         Some(ch) => out.push(ch),
                         None => {
                             self.error(
-                                "E001",
+                                crate::syntax::codes::E001,
                                 format!(
                                     "syntax error: `\\u{{{rest}}}` is not a Unicode scalar value"
                                 ),
@@ -593,12 +612,15 @@ example "rm -rf /" => deny
         // A bad item keyword at the start of the file.
         let e = errs("alow bash prefix \"x\"\n");
         assert_eq!(e.len(), 1);
-        assert_eq!((e[0].0, e[0].1, e[0].2), ("E001", 1, 1));
+        assert_eq!((e[0].0, e[0].1, e[0].2), (crate::syntax::codes::E001, 1, 1));
         assert!(e[0].3.contains("`alow`"), "{}", e[0].3);
         assert!(e[0].3.contains("`allow`"), "{}", e[0].3);
         // Junk after the patterns.
         let e = errs("deny bash prefix \"x\" junk\n");
-        assert_eq!((e[0].0, e[0].1, e[0].2), ("E001", 1, 22));
+        assert_eq!(
+            (e[0].0, e[0].1, e[0].2),
+            (crate::syntax::codes::E001, 1, 22)
+        );
         // A string without a pattern kind.
         let e = errs("\n\ndeny bash \"x\"\n");
         assert_eq!((e[0].1, e[0].2), (3, 11));
@@ -630,7 +652,14 @@ example "rm -rf /" => deny
             .iter()
             .map(|d| (d.code, d.span.line, d.span.column))
             .collect();
-        assert_eq!(pos, vec![("E001", 1, 22), ("E001", 4, 3), ("E001", 6, 17)]);
+        assert_eq!(
+            pos,
+            vec![
+                (crate::syntax::codes::E001, 1, 22),
+                (crate::syntax::codes::E001, 4, 3),
+                (crate::syntax::codes::E001, 6, 17)
+            ]
+        );
         // The good rules between the bad ones are still read.
         let r = rules(&ast);
         assert_eq!(r.len(), 2);
@@ -645,21 +674,21 @@ example "rm -rf /" => deny
         let d = &e.0[0];
         assert_eq!(
             (d.code, d.span.line, d.span.column, d.len),
-            ("E003", 2, 6, 4)
+            (crate::syntax::codes::E003, 2, 6, 4)
         );
         assert_eq!(d.message, "unknown tool `bsah`");
         assert!(d.render().contains("     ^^^^"));
         let e = errs("deny prefix \"x\"\n");
-        assert_eq!((e[0].0, e[0].2), ("E001", 6));
+        assert_eq!((e[0].0, e[0].2), (crate::syntax::codes::E001, 6));
         assert!(e[0].3.contains("expected a tool"), "{}", e[0].3);
         let e = errs("example bsh \"x\" => deny\n");
-        assert_eq!((e[0].0, e[0].2), ("E003", 9));
+        assert_eq!((e[0].0, e[0].2), (crate::syntax::codes::E003, 9));
     }
 
     #[test]
     fn duplicate_attribute() {
         let e = errs("deny bash any {\n  id a\n  id b\n}\n");
-        assert_eq!((e[0].0, e[0].1, e[0].2), ("E016", 3, 3));
+        assert_eq!((e[0].0, e[0].1, e[0].2), (crate::syntax::codes::E016, 3, 3));
     }
 
     #[test]

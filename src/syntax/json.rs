@@ -90,7 +90,7 @@ pub fn parse_json(src: &SourceText) -> Result<JNode, Box<Diagnostic>> {
             }
         };
         Box::new(src.error(
-            "E001",
+            crate::syntax::codes::E001,
             message,
             off,
             off + 1,
@@ -105,7 +105,7 @@ pub fn parse_json(src: &SourceText) -> Result<JNode, Box<Diagnostic>> {
     convert(src, value)
 }
 
-fn convert(src: &SourceText, p: Pair<R>) -> Result<JNode, Box<Diagnostic>> {
+fn convert(src: &SourceText, p: Pair<'_, R>) -> Result<JNode, Box<Diagnostic>> {
     let (start, end) = (p.as_span().start(), p.as_span().end());
     let inner = if p.as_rule() == R::json_value {
         p.into_inner().next().expect("value")
@@ -137,7 +137,7 @@ fn convert(src: &SourceText, p: Pair<R>) -> Result<JNode, Box<Diagnostic>> {
             let raw = inner.into_inner().next().map_or("", |i| i.as_str());
             JValue::Str(unescape(raw).ok_or_else(|| {
                 Box::new(src.error(
-                    "E001",
+                    crate::syntax::codes::E001,
                     "syntax error: invalid `\\u` escape (unpaired surrogate)",
                     start,
                     end,
@@ -155,7 +155,7 @@ fn convert(src: &SourceText, p: Pair<R>) -> Result<JNode, Box<Diagnostic>> {
 fn unescape(raw: &str) -> Option<String> {
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars();
-    let hex4 = |chars: &mut std::str::Chars| -> Option<u32> {
+    let hex4 = |chars: &mut std::str::Chars<'_>| -> Option<u32> {
         let h: String = chars.by_ref().take(4).collect();
         u32::from_str_radix(&h, 16).ok()
     };
@@ -260,7 +260,7 @@ impl Reader<'_> {
     fn wrong_type(&mut self, what: &str, expected: &str, n: &JNode) {
         let got = n.value.type_name();
         self.err(
-            "E013",
+            crate::syntax::codes::E013,
             format!("wrong JSON type: {what} must be {expected}, found {got}"),
             n,
         );
@@ -281,8 +281,12 @@ impl Reader<'_> {
             let JValue::Str(key) = &k.value else { continue };
             if let Some(prev) = out.iter().find(|(p, _, _)| p == key) {
                 let first = self.src.span(prev.1.start);
-                self.err("E015", format!("duplicate JSON key `{key}`"), k)
-                    .help = Some(format!(
+                self.err(
+                    crate::syntax::codes::E015,
+                    format!("duplicate JSON key `{key}`"),
+                    k,
+                )
+                .help = Some(format!(
                     "first given at {first}; JSON readers disagree on which one wins"
                 ));
                 continue;
@@ -293,8 +297,12 @@ impl Reader<'_> {
     }
 
     fn unknown_key(&mut self, key: &str, k: &JNode, expected: &str) {
-        self.err("E012", format!("unknown JSON key `{key}`"), k)
-            .help = Some(format!("expected {expected}"));
+        self.err(
+            crate::syntax::codes::E012,
+            format!("unknown JSON key `{key}`"),
+            k,
+        )
+        .help = Some(format!("expected {expected}"));
     }
 
     /// A key of Claude Code's settings schema that polc does not use: a note (N001).
@@ -303,7 +311,7 @@ impl Reader<'_> {
             .src
             .diag(
                 super::Severity::Note,
-                "N001",
+                crate::syntax::codes::N001,
                 format!("`{key}` is a Claude Code setting polc does not use"),
                 k.start,
                 k.end,
@@ -384,7 +392,7 @@ impl Reader<'_> {
                 };
                 let Some(rule) = pairs.iter().find(|(k, _, _)| *k == "rule").map(|p| p.2) else {
                     self.err(
-                        "E013",
+                        crate::syntax::codes::E013,
                         "wrong JSON type: a permission entry object needs a `\"rule\"` string",
                         n,
                     );
@@ -450,7 +458,7 @@ impl Reader<'_> {
                 .src
                 .diag(
                     super::Severity::Warning,
-                    "W002",
+                    crate::syntax::codes::W002,
                     format!("Claude Code rejects the rule `{s}`: {why}"),
                     rule_node.start,
                     rule_node.end,
@@ -480,7 +488,7 @@ impl Reader<'_> {
                     .src
                     .diag(
                         super::Severity::Warning,
-                        "W001",
+                        crate::syntax::codes::W001,
                         format!("allow rule `{s}` is an input-field rule (`{param}:`) and is ignored"),
                         rule_node.start,
                         rule_node.end,
@@ -495,7 +503,7 @@ impl Reader<'_> {
                     .src
                     .diag(
                         super::Severity::Warning,
-                        "W004",
+                        crate::syntax::codes::W004,
                         format!("allow rule `{s}` has a wildcard domain, which Claude Code never matches; it is ignored"),
                         rule_node.start,
                         rule_node.end,
@@ -510,7 +518,7 @@ impl Reader<'_> {
                     .src
                     .diag(
                         super::Severity::Warning,
-                        "W003",
+                        crate::syntax::codes::W003,
                         format!("allow rule `{s}` is a path rule for `{tool}`, which Claude Code never consults; it is ignored"),
                         rule_node.start,
                         rule_node.end,
@@ -552,7 +560,11 @@ impl Reader<'_> {
                     rule.priority = Some(self.located(v, n));
                 }
                 JValue::Num(_) => {
-                    self.err("E013", "wrong JSON type: `priority` must be an integer", v);
+                    self.err(
+                        crate::syntax::codes::E013,
+                        "wrong JSON type: `priority` must be an integer",
+                        v,
+                    );
                 }
                 _ => self.wrong_type("`priority`", "an integer", v),
             },
@@ -610,8 +622,8 @@ impl Reader<'_> {
         match json_tool(s) {
             Some(t) => Some(t),
             None => {
-                self.err("E003", format!("unknown tool `{s}`"), v).help =
-                    Some(JSON_TOOL_HELP.into());
+                self.err(crate::syntax::codes::E003, format!("unknown tool `{s}`"), v)
+                    .help = Some(JSON_TOOL_HELP.into());
                 None
             }
         }
@@ -649,7 +661,7 @@ impl Reader<'_> {
                             Some(verdict) => rule.verdict = verdict,
                             None => {
                                 ok = false;
-                                self.err("E013", format!("wrong JSON value: unknown verdict `{s}`"), v).help =
+                                self.err(crate::syntax::codes::E013, format!("wrong JSON value: unknown verdict `{s}`"), v).help =
                                     Some("expected \"allow\", \"ask\" or \"deny\"".into());
                             }
                         },
@@ -703,7 +715,11 @@ impl Reader<'_> {
         }
         if !has_verdict {
             ok = false;
-            self.err("E013", "wrong JSON type: a rule needs a `\"verdict\"`", n);
+            self.err(
+                crate::syntax::codes::E013,
+                "wrong JSON type: a rule needs a `\"verdict\"`",
+                n,
+            );
         }
         if !has_tool {
             rule.tool = "bash".into();
@@ -753,7 +769,7 @@ impl Reader<'_> {
         }
         if input.is_none() || expect.is_none() {
             self.err(
-                "E013",
+                crate::syntax::codes::E013,
                 "wrong JSON type: an example needs `\"command\"` (or `\"input\"`) and `\"expect\"`",
                 n,
             );
@@ -832,7 +848,7 @@ mod tests {
             let e = parse_json(&SourceText::new("x.json", text)).unwrap_err();
             assert_eq!(
                 (e.code, e.span.line, e.span.column),
-                ("E001", line, col),
+                (crate::syntax::codes::E001, line, col),
                 "{text}"
             );
         }
@@ -881,14 +897,14 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                ("E012", 2, 3),
-                ("E013", 3, 28),
-                ("E012", 3, 40),
-                ("E003", 4, 42),
-                ("E012", 4, 65),
-                ("E013", 4, 92),
-                ("E013", 4, 101),
-                ("E013", 5, 17),
+                (crate::syntax::codes::E012, 2, 3),
+                (crate::syntax::codes::E013, 3, 28),
+                (crate::syntax::codes::E012, 3, 40),
+                (crate::syntax::codes::E003, 4, 42),
+                (crate::syntax::codes::E012, 4, 65),
+                (crate::syntax::codes::E013, 4, 92),
+                (crate::syntax::codes::E013, 4, 101),
+                (crate::syntax::codes::E013, 5, 17),
             ],
             "{}",
             d.render_all()
@@ -915,7 +931,7 @@ mod tests {
         assert_eq!(d.len(), 1);
         assert_eq!(
             (d.0[0].code, d.0[0].span.line, d.0[0].span.column),
-            ("W001", 10, 39)
+            (crate::syntax::codes::W001, 10, 39)
         );
         let r = rules(&ast);
         assert_eq!(r.len(), 2);
@@ -932,7 +948,15 @@ mod tests {
         // an error.
         let (_, d) = parse("permcheck.json", text);
         let codes = |c: &str| d.iter().filter(|d| d.code == c).count();
-        assert_eq!((codes("E012"), codes("N001")), (1, 6), "{}", d.render_all());
+        assert_eq!(
+            (
+                codes(crate::syntax::codes::E012),
+                codes(crate::syntax::codes::N001)
+            ),
+            (1, 6),
+            "{}",
+            d.render_all()
+        );
     }
 
     #[test]
@@ -941,6 +965,9 @@ mod tests {
             "permcheck.json",
             "{\"permissions\": {\"deny\": [], \"deny\": [\"Bash\"]}}",
         );
-        assert_eq!((d.0[0].code, d.0[0].span.column), ("E015", 30));
+        assert_eq!(
+            (d.0[0].code, d.0[0].span.column),
+            (crate::syntax::codes::E015, 30)
+        );
     }
 }

@@ -7,6 +7,7 @@
 //! `crate::lower`'s job. The language is documented in `src/syntax/README.md`.
 
 pub mod claude;
+pub mod codes;
 pub mod diag;
 pub mod dsl;
 pub mod json;
