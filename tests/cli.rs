@@ -384,3 +384,24 @@ fn explain_text_names_rule_and_losers() {
     let r = p.run(&["explain", "--", "git status $(rm -rf x)"]).exits(0);
     assert!(r.stdout().contains("cannot attest"), "{}", r.stdout());
 }
+
+#[test]
+fn init_refuses_in_a_test_build_and_changes_nothing() {
+    // `cargo test` builds polc with `test-paths`, which refuses to install itself
+    // (runtime::state::refuse_install); the file is left byte for byte.
+    let p = Project::new();
+    let orig = "{\n  \"model\": \"opus\"\n}\n";
+    p.write(".claude/settings.json", orig);
+    for args in [
+        &["init", "--host", "claude"][..],
+        &["init", "--uninstall", "--host", "claude"][..],
+        &["init", "--host", "gemini", "--scope", "user"][..],
+    ] {
+        p.run(args).exits(2).stderr_has("refusing to install");
+    }
+    assert_eq!(
+        std::fs::read_to_string(p.path(".claude/settings.json")).unwrap(),
+        orig
+    );
+    assert!(!p.path(".claude/settings.json.polc-backup").exists());
+}

@@ -9,6 +9,7 @@ mod explain;
 #[cfg(feature = "compiler")]
 mod fmt;
 mod hook;
+mod init;
 #[cfg(feature = "compiler")]
 mod lint;
 mod trust;
@@ -114,6 +115,19 @@ pub enum Command {
         #[arg(long)]
         print_config: bool,
     },
+    /// Install polc's hook into an agent's settings (merged, idempotent, with a backup), or
+    /// remove it with --uninstall. Confirmed on the terminal.
+    Init {
+        /// claude, gemini, codex, cursor or copilot.
+        #[arg(long)]
+        host: String,
+        /// project: the project's settings (a command found on PATH); user: the home folder's.
+        #[arg(long, value_enum, default_value = "project")]
+        scope: init::Scope,
+        /// Remove polc's hook, giving back the rest of the file as it was.
+        #[arg(long)]
+        uninstall: bool,
+    },
     /// Confirm on the terminal that a project's table may grant permissions.
     Trust {
         /// The project root (default: the current directory).
@@ -210,6 +224,11 @@ fn dispatch(cli: Cli) -> i32 {
             table,
             print_config,
         } => hook::hook(host, event, table, print_config),
+        Command::Init {
+            host,
+            scope,
+            uninstall,
+        } => init::init_cmd(&host, scope, uninstall),
         Command::Trust {
             project,
             table,
