@@ -2,6 +2,8 @@
 //! the user, and prints. Each command is a thin glue over the library.
 
 #[cfg(feature = "compiler")]
+mod annotate;
+#[cfg(feature = "compiler")]
 mod build;
 mod decide;
 #[cfg(feature = "compiler")]
@@ -41,10 +43,18 @@ pub enum Command {
         /// Write nothing; exit 1 unless OUTPUT is exactly what the sources compile to.
         #[arg(long)]
         check: bool,
+        /// `github`: also print findings as GitHub Actions annotations (on stdout).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Report,
     },
     /// Run every inline example of the policy and report each failure with its location.
     #[cfg(feature = "compiler")]
-    Test { sources: Vec<PathBuf> },
+    Test {
+        sources: Vec<PathBuf>,
+        /// text, json (every example with its result), or github (annotations for failures).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Report,
+    },
     /// Show the decision, the winning rule and why the other matching rules lost.
     #[cfg(feature = "compiler")]
     Explain {
@@ -76,8 +86,9 @@ pub enum Command {
         /// Claude ask rules of a settings.json given as a source.
         #[arg(long)]
         host: Option<String>,
+        /// text, json, or github (GitHub Actions annotations).
         #[arg(long, value_enum, default_value = "text")]
-        format: Format,
+        format: Report,
     },
     /// Lay out .pol files canonically (comments kept). Rewrites them in place, atomically.
     #[cfg(feature = "compiler")]
@@ -152,6 +163,14 @@ pub enum Format {
     Json,
 }
 
+/// Findings' format for build, test and lint.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report {
+    Text,
+    Json,
+    Github,
+}
+
 /// Parse arguments and run; returns the process exit code.
 pub fn run() -> i32 {
     // The hook runs before every tool call: its few flags are read by hand, skipping clap's
@@ -193,9 +212,16 @@ fn dispatch(cli: Cli) -> i32 {
             sources,
             output,
             check,
-        } => build::build(&sources, &output, check),
+            format,
+        } => {
+            if format == Report::Json {
+                eprintln!("polc: `build --format` takes text or github");
+                return 2;
+            }
+            build::build(&sources, &output, check, format)
+        }
         #[cfg(feature = "compiler")]
-        Command::Test { sources } => build::test(&sources),
+        Command::Test { sources, format } => build::test(&sources, format),
         #[cfg(feature = "compiler")]
         Command::Explain {
             table,
