@@ -384,3 +384,119 @@ fn explain_text_names_rule_and_losers() {
     let r = p.run(&["explain", "--", "git status $(rm -rf x)"]).exits(0);
     assert!(r.stdout().contains("cannot attest"), "{}", r.stdout());
 }
+
+#[test]
+fn init_refuses_in_a_test_build_and_changes_nothing() {
+    // `cargo test` builds polc with `test-paths`, which refuses to install itself
+    // (runtime::state::refuse_install); the file is left byte for byte.
+    let p = Project::new();
+    let orig = "{\n  \"model\": \"opus\"\n}\n";
+    p.write(".claude/settings.json", orig);
+    for args in [
+        &["init", "--host", "claude"][..],
+        &["init", "--uninstall", "--host", "claude"][..],
+        &["init", "--host", "gemini", "--scope", "user"][..],
+    ] {
+        p.run(args).exits(2).stderr_has("refusing to install");
+    }
+    assert_eq!(
+        std::fs::read_to_string(p.path(".claude/settings.json")).unwrap(),
+        orig
+    );
+    assert!(!p.path(".claude/settings.json.polc-backup").exists());
+}
+
+#[test]
+fn test_json_and_github_formats() {
+    // One passing and one failing example.
+    let p = Project::new();
+    p.write(
+        "policies/main.pol",
+        "allow bash prefix \"git status\" {\n  example \"git status\" => allow\n}\ndeny bash prefix \"rm -rf\" {\n  id no-rm\n  example \"rm -rf x\" => deny\n  example \"rm -r x\" => deny\n}\n",
+    );
+    let r = p.run(&["test", "--format", "json"]).exits(1);
+    let v = r.json();
+    assert_eq!(v["passed"], 2, "{v:#}");
+    assert_eq!(v["failed"], 1, "{v:#}");
+    let ex = v["examples"].as_array().unwrap();
+    assert_eq!(ex.len(), 3);
+    let bad = ex.iter().find(|e| e["ok"] == false).unwrap();
+    assert_eq!(bad["input"], "rm -r x");
+    assert_eq!(bad["expect"], "deny");
+    assert_eq!(bad["got"], "default");
+    assert_eq!(bad["line"], 7, "{bad:#}");
+    assert!(bad["file"].as_str().unwrap().ends_with("main.pol"));
+    assert!(bad["host"].is_null());
+    let good = ex.iter().find(|e| e["ok"] == true).unwrap();
+    assert!(good["detail"].is_null());
+    // GitHub annotations: one error on the failing example's line.
+    let r = p.run(&["test", "--format", "github"]).exits(1);
+    let ann: Vec<String> = r
+        .stdout()
+        .lines()
+        .filter(|l| l.starts_with("::"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(ann.len(), 1, "{}", r.stdout());
+    assert!(
+        ann[0].starts_with("::error file=") && ann[0].contains("main.pol,line=7,col="),
+        "{}",
+        ann[0]
+    );
+    assert!(ann[0].contains("title=polc test E021::"), "{}", ann[0]);
+    assert!(ann[0].contains("expected deny, got default"), "{}", ann[0]);
+    // build refuses the failing example, annotated the same way.
+    let r = p.run(&["build", "--format", "github"]).exits(1);
+    assert!(
+        r.stdout().contains("title=polc build E021::"),
+        "{}",
+        r.stdout()
+    );
+    // All passing: json says so and exits 0; github prints no annotation.
+    p.write(
+        "policies/main.pol",
+        "deny bash prefix \"rm -rf\" {\n  example \"rm -rf x\" => deny\n}\n",
+    );
+    let v = p.run(&["test", "--format", "json"]).exits(0).json();
+    assert_eq!(v["failed"], 0);
+    let r = p.run(&["test", "--format", "github"]).exits(0);
+    assert!(!r.stdout().contains("::error"), "{}", r.stdout());
+    // build --check against a stale table is annotated.
+    p.run(&["build"]).exits(0);
+    p.write(
+        "policies/main.pol",
+        "deny bash prefix \"rm -rf\" {\n  example \"rm -rf y\" => deny\n}\n",
+    );
+    let r = p.run(&["build", "--check", "--format", "github"]).exits(1);
+    assert!(
+        r.stdout()
+            .contains("::error file=compiled/policy.bin,title=polc build --check::"),
+        "{}",
+        r.stdout()
+    );
+    p.run(&["build", "--format", "json"]).exits(2);
+    // A syntax error is annotated at its line.
+    p.write("policies/main.pol", "allow bash prefix\n");
+    let r = p.run(&["test", "--format", "github"]).exits(1);
+    assert!(r.stdout().contains("::error file="), "{}", r.stdout());
+    assert!(r.stdout().contains(",line=1,"), "{}", r.stdout());
+}
+
+#[test]
+fn lint_github_annotations() {
+    let p = Project::new();
+    // A duplicate rule: a lint finding with a location.
+    p.write(
+        "policies/main.pol",
+        "allow bash prefix \"git status\"\nallow bash prefix \"git status\"\n",
+    );
+    let text = p.run(&["lint", "--format", "json"]).json();
+    let r = p.run(&["lint", "--format", "github"]);
+    let out = r.stdout();
+    let ann: Vec<&str> = out.lines().filter(|l| l.starts_with("::")).collect();
+    let n = text["diagnostics"].as_array().unwrap().len();
+    assert!(n > 0, "{text:#}");
+    assert_eq!(ann.len(), n, "{}", r.stdout());
+    assert!(r.stdout().contains("title=polc lint L"), "{}", r.stdout());
+    assert!(r.stdout().contains("main.pol,line="), "{}", r.stdout());
+}

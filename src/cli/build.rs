@@ -1,6 +1,6 @@
 //! `polc build` and `polc test`.
 
-use super::default_sources;
+use super::{default_sources, Report};
 use crate::compile::{self, Compiled};
 use crate::ir::{Decision, Example, Policy, Tier};
 use crate::runtime::table_rules::TableRules;
@@ -10,16 +10,27 @@ use crate::{lower, table};
 use std::path::{Path, PathBuf};
 
 /// Load and compile, printing diagnostics; None when anything is wrong.
-fn load_and_compile(sources: &[PathBuf], stamp_base: Option<&Path>) -> Option<(Policy, Compiled)> {
+/// `gh`: also print each finding as a GitHub Actions annotation, titled `polc TOOL CODE`.
+fn load_and_compile(
+    sources: &[PathBuf],
+    stamp_base: Option<&Path>,
+    gh: Option<&str>,
+) -> Option<(Policy, Compiled)> {
     let policy = match lower::load(sources, Tier::Project, stamp_base) {
         Ok((p, warnings)) => {
             if !warnings.0.is_empty() {
                 eprint!("{}", warnings.render_all());
+                if let Some(tool) = gh {
+                    super::annotate::print_all(tool, &warnings);
+                }
             }
             p
         }
         Err(diags) => {
             eprint!("{}", diags.render_all());
+            if let Some(tool) = gh {
+                super::annotate::print_all(tool, &diags);
+            }
             let n = diags
                 .0
                 .iter()
@@ -49,6 +60,9 @@ fn load_and_compile(sources: &[PathBuf], stamp_base: Option<&Path>) -> Option<(P
                     .collect(),
             );
             eprint!("{}", diags.render_all());
+            if let Some(tool) = gh {
+                super::annotate::print_all(tool, &diags);
+            }
             eprintln!("error: {} error(s); nothing written", errs.len());
             None
         }
@@ -120,7 +134,7 @@ pub fn check_examples<'a>(
     (policy.examples.len(), failures)
 }
 
-fn print_failures(fails: &[ExampleFailure<'_>]) {
+fn print_failures(fails: &[ExampleFailure<'_>], gh: Option<&str>) {
     let diags = Diagnostics(
         fails
             .iter()
@@ -155,9 +169,13 @@ fn print_failures(fails: &[ExampleFailure<'_>]) {
             .collect(),
     );
     eprint!("{}", diags.render_all());
+    if let Some(tool) = gh {
+        super::annotate::print_all(tool, &diags);
+    }
 }
 
-pub fn build(sources: &[PathBuf], output: &Path, check: bool) -> i32 {
+pub fn build(sources: &[PathBuf], output: &Path, check: bool, format: Report) -> i32 {
+    let gh = (format == Report::Github).then_some("build");
     let sources = default_sources(sources);
     let out_dir = output
         .parent()
@@ -172,12 +190,12 @@ pub fn build(sources: &[PathBuf], output: &Path, check: bool) -> i32 {
     let base = std::fs::create_dir_all(out_dir)
         .ok()
         .and_then(|_| out_dir.canonicalize().ok());
-    let Some((policy, compiled)) = load_and_compile(&sources, base.as_deref()) else {
+    let Some((policy, compiled)) = load_and_compile(&sources, base.as_deref(), gh) else {
         return 1;
     };
     let (n, fails) = check_examples(&policy, &compiled);
     if !fails.is_empty() {
-        print_failures(&fails);
+        print_failures(&fails, gh);
         eprintln!(
             "error: {} of {n} example(s) failed; nothing written",
             fails.len()
@@ -214,6 +232,12 @@ pub fn build(sources: &[PathBuf], output: &Path, check: bool) -> i32 {
                     "error: {} is not what the sources compile to: run `polc build`",
                     output.display()
                 );
+                if gh.is_some() {
+                    println!(
+                        "{}",
+                        super::annotate::line("error", &output.display().to_string(), 0, 0, "polc build --check", "the table is not what the sources compile to: run `polc build` and commit it")
+                    );
+                }
                 1
             }
             Err(e) => {
@@ -242,12 +266,59 @@ pub fn build(sources: &[PathBuf], output: &Path, check: bool) -> i32 {
     0
 }
 
-pub fn test(sources: &[PathBuf]) -> i32 {
+pub fn test(sources: &[PathBuf], format: Report) -> i32 {
     let sources = default_sources(sources);
-    let Some((policy, compiled)) = load_and_compile(&sources, None) else {
+    let gh = (format == Report::Github).then_some("test");
+    let Some((policy, compiled)) = load_and_compile(&sources, None, gh) else {
         return 1;
     };
     let (n, fails) = check_examples(&policy, &compiled);
+    if format == Report::Json {
+        let examples: Vec<serde_json::Value> = policy
+            .examples
+            .iter()
+            .map(|ex| {
+                let f = fails.iter().find(|f| std::ptr::eq(f.example, ex));
+                serde_json::json!({
+                    "file": ex.span.file, "line": ex.span.line, "column": ex.span.column,
+                    "tool": ex.tool, "input": ex.input, "host": ex.host,
+                    "expect": ex.expect.as_str(),
+                    "got": f.map(|f| f.got.as_str()).unwrap_or(ex.expect.as_str()),
+                    "ok": f.is_none(),
+                    "detail": f.map(|f| f.detail.clone()),
+                })
+            })
+            .collect();
+        let v = serde_json::json!({
+            "passed": n - fails.len(), "failed": fails.len(), "examples": examples,
+        });
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        return i32::from(!fails.is_empty());
+    }
+    if let Some(tool) = gh {
+        for f in &fails {
+            let ex = f.example;
+            let host = ex
+                .host
+                .as_deref()
+                .map(|h| format!(" on {h}"))
+                .unwrap_or_default();
+            println!(
+                "{}",
+                super::annotate::line(
+                    "error",
+                    &ex.span.file,
+                    ex.span.line,
+                    ex.span.column,
+                    &format!("polc {tool} E021"),
+                    &format!(
+                        "example `{} {:?}`{host} expected {}, got {}\n{}",
+                        ex.tool, ex.input, ex.expect, f.got, f.detail
+                    ),
+                )
+            );
+        }
+    }
     for ex in &policy.examples {
         let failed = fails.iter().any(|f| std::ptr::eq(f.example, ex));
         if !failed {

@@ -46,6 +46,9 @@ pub fn explain(
     let use_sources =
         !policy.is_empty() || (table.is_none() && !Path::new("compiled/policy.bin").exists());
     if use_sources {
+        if policy.is_empty() && std::fs::symlink_metadata("policies").is_err() {
+            return nothing_to_explain();
+        }
         let sources = default_sources(policy);
         let (pol, _) = match crate::lower::load(&sources, Tier::Project, None) {
             Ok(x) => x,
@@ -71,17 +74,14 @@ pub fn explain(
             Ok(o) => o,
             Err(_) => return corrupt(),
         };
-        return report(&rules, out, host, format, None);
+        return report(&rules, out, host, format, None, &[]);
     }
     let layers = Layers::discover(
         Some(table.unwrap_or_else(|| PathBuf::from("compiled/policy.bin"))),
         None,
     );
     match layers.load() {
-        Loaded::NoTable => {
-            eprintln!("polc: no table");
-            1
-        }
+        Loaded::NoTable => nothing_to_explain(),
         Loaded::Unusable(why) => {
             eprintln!("polc: {why}");
             println!("decision: deny (the table cannot be used: {why})");
@@ -105,8 +105,28 @@ pub fn explain(
                     Ok(x) => x,
                     Err(_) => return corrupt(),
                 };
+            // An untrusted table's allows are ignored by the decision, but a person asking
+            // "why not allowed?" must see that a rule matched: decide again as if every
+            // layer were trusted and name the allow rules of untrusted layers that matched.
+            let mut would_allow = Vec::new();
+            if !untrusted.is_empty() {
+                if let Ok(all) = Union::as_if_trusted(&loaded) {
+                    if let Ok((o, _)) =
+                        decide_guarded(&all, host, &req, &prot, &cwd, &layers.project_root)
+                    {
+                        for h in &o.hits {
+                            if h.verdict == crate::ir::Verdict::Allow
+                                && !u.trusted(h.rule)
+                                && !would_allow.contains(&h.rule)
+                            {
+                                would_allow.push(h.rule);
+                            }
+                        }
+                    }
+                }
+            }
             let g = Guarded { inner: &u, finding };
-            report(&g, out, host, format, Some(untrusted))
+            report(&g, out, host, format, Some(untrusted), &would_allow)
         }
     }
 }
@@ -121,6 +141,39 @@ fn rule_json(src: &dyn RuleSource, rule: u32) -> serde_json::Value {
     }
 }
 
+/// No table and no `policies/`: say what was looked for and how to start, instead of a
+/// read error on a folder the person never made.
+fn nothing_to_explain() -> i32 {
+    eprintln!(
+        "polc: nothing to explain with: no compiled table (looked for compiled/policy.bin and .polc/policy.bin in {}) and no policies/ folder.\n\
+         To start: `polc init --host claude` (wires the hook), write rules in policies/*.pol and run `polc build`;\n\
+         or decide from a file directly: `polc explain --policy FILE -- COMMAND`.",
+        std::env::current_dir()
+            .map(|d| d.display().to_string())
+            .unwrap_or_else(|_| ".".into())
+    );
+    1
+}
+
+/// The cause with rules named by id (never a number: the self-protection rule has no table
+/// number), and every field present.
+fn cause_json(src: &dyn RuleSource, cause: &Cause) -> serde_json::Value {
+    let id = |r: u32| {
+        src.describe(r)
+            .map(|d| serde_json::Value::String(d.id))
+            .unwrap_or(serde_json::Value::Null)
+    };
+    let (kind, rule, construct) = match cause {
+        Cause::Rule { rule } => ("rule", id(*rule), None),
+        Cause::PossibleDeny { rule } => ("possible_deny", id(*rule), None),
+        Cause::Unattestable { construct } => {
+            ("unattestable", serde_json::Value::Null, Some(construct))
+        }
+        Cause::NoRule => ("no_rule", serde_json::Value::Null, None),
+    };
+    json!({"kind": kind, "rule": rule, "construct": construct})
+}
+
 fn corrupt() -> i32 {
     eprintln!("polc: the table is corrupt: run `polc build`");
     2
@@ -132,6 +185,7 @@ fn report(
     host: &str,
     format: Format,
     untrusted: Option<Vec<String>>,
+    would_allow: &[u32],
 ) -> i32 {
     let mut lost = Vec::new();
     for h in &out.hits {
@@ -147,7 +201,7 @@ fn report(
             let v = json!({
                 "decision": out.decision.as_str(),
                 "host": host,
-                "cause": out.cause,
+                "cause": cause_json(src, &out.cause),
                 "winner": out.winner.map(|w| rule_json(src, w)).unwrap_or(serde_json::Value::Null),
                 "segments": out.segments.iter().map(|s| json!({
                     "text": s.text, "verdict": s.decision.as_str(), "depth": s.depth,
@@ -158,6 +212,7 @@ fn report(
                 })).collect::<Vec<_>>(),
                 "unattestable": out.unattestable,
                 "untrusted_tables": untrusted,
+                "would_allow_once_trusted": would_allow.iter().map(|r| rule_json(src, *r)).collect::<Vec<_>>(),
             });
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
@@ -209,6 +264,14 @@ fn report(
                             d.id, d.verdict, d.source, d.line, d.column
                         );
                     }
+                }
+            }
+            for r in would_allow {
+                if let Ok(d) = src.describe(*r) {
+                    println!(
+                        "would allow once trusted: rule {} ({}:{})",
+                        d.id, d.source, d.line
+                    );
                 }
             }
             for t in &untrusted {

@@ -1,10 +1,10 @@
 //! `polc lint`: load the sources, print every finding, exit 1 if any is an error.
 
-use super::{default_sources, Format};
+use super::{default_sources, Report};
 use crate::lint::{self, Options};
 use std::path::PathBuf;
 
-pub fn lint(sources: &[PathBuf], host: Option<String>, format: Format) -> i32 {
+pub fn lint(sources: &[PathBuf], host: Option<String>, format: Report) -> i32 {
     if let Some(h) = &host {
         if !crate::ir::is_known_host(h) {
             eprintln!(
@@ -20,8 +20,14 @@ pub fn lint(sources: &[PathBuf], host: Option<String>, format: Format) -> i32 {
         Err(d) => (d, false),
     };
     match format {
-        Format::Json => println!("{}", diags.to_json()),
-        Format::Text => {
+        Report::Json => println!("{}", diags.to_json()),
+        Report::Github => {
+            super::annotate::print_all("lint", &diags);
+            if !loaded {
+                eprintln!("error: the policy does not load; fix these errors first");
+            }
+        }
+        Report::Text => {
             if diags.is_empty() {
                 println!("no findings");
             } else {

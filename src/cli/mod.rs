@@ -2,6 +2,8 @@
 //! the user, and prints. Each command is a thin glue over the library.
 
 #[cfg(feature = "compiler")]
+mod annotate;
+#[cfg(feature = "compiler")]
 mod build;
 mod decide;
 #[cfg(feature = "compiler")]
@@ -9,6 +11,7 @@ mod explain;
 #[cfg(feature = "compiler")]
 mod fmt;
 mod hook;
+mod init;
 #[cfg(feature = "compiler")]
 mod lint;
 mod trust;
@@ -40,10 +43,18 @@ pub enum Command {
         /// Write nothing; exit 1 unless OUTPUT is exactly what the sources compile to.
         #[arg(long)]
         check: bool,
+        /// `github`: also print findings as GitHub Actions annotations (on stdout).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Report,
     },
     /// Run every inline example of the policy and report each failure with its location.
     #[cfg(feature = "compiler")]
-    Test { sources: Vec<PathBuf> },
+    Test {
+        sources: Vec<PathBuf>,
+        /// text, json (every example with its result), or github (annotations for failures).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Report,
+    },
     /// Show the decision, the winning rule and why the other matching rules lost.
     #[cfg(feature = "compiler")]
     Explain {
@@ -75,8 +86,9 @@ pub enum Command {
         /// Claude ask rules of a settings.json given as a source.
         #[arg(long)]
         host: Option<String>,
+        /// text, json, or github (GitHub Actions annotations).
         #[arg(long, value_enum, default_value = "text")]
-        format: Format,
+        format: Report,
     },
     /// Lay out .pol files canonically (comments kept). Rewrites them in place, atomically.
     #[cfg(feature = "compiler")]
@@ -114,6 +126,19 @@ pub enum Command {
         #[arg(long)]
         print_config: bool,
     },
+    /// Install polc's hook into an agent's settings (merged, idempotent, with a backup), or
+    /// remove it with --uninstall. Confirmed on the terminal.
+    Init {
+        /// claude, gemini, codex, cursor or copilot.
+        #[arg(long)]
+        host: String,
+        /// project: the project's settings (a command found on PATH); user: the home folder's.
+        #[arg(long, value_enum, default_value = "project")]
+        scope: init::Scope,
+        /// Remove polc's hook, giving back the rest of the file as it was.
+        #[arg(long)]
+        uninstall: bool,
+    },
     /// Confirm on the terminal that a project's table may grant permissions.
     Trust {
         /// The project root (default: the current directory).
@@ -136,6 +161,14 @@ pub enum Command {
 pub enum Format {
     Text,
     Json,
+}
+
+/// Findings' format for build, test and lint.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report {
+    Text,
+    Json,
+    Github,
 }
 
 /// Parse arguments and run; returns the process exit code.
@@ -179,9 +212,16 @@ fn dispatch(cli: Cli) -> i32 {
             sources,
             output,
             check,
-        } => build::build(&sources, &output, check),
+            format,
+        } => {
+            if format == Report::Json {
+                eprintln!("polc: `build --format` takes text or github");
+                return 2;
+            }
+            build::build(&sources, &output, check, format)
+        }
         #[cfg(feature = "compiler")]
-        Command::Test { sources } => build::test(&sources),
+        Command::Test { sources, format } => build::test(&sources, format),
         #[cfg(feature = "compiler")]
         Command::Explain {
             table,
@@ -210,6 +250,11 @@ fn dispatch(cli: Cli) -> i32 {
             table,
             print_config,
         } => hook::hook(host, event, table, print_config),
+        Command::Init {
+            host,
+            scope,
+            uninstall,
+        } => init::init_cmd(&host, scope, uninstall),
         Command::Trust {
             project,
             table,

@@ -340,6 +340,17 @@ impl<'a> Union<'a> {
     pub fn trusted(&self, rule: u32) -> bool {
         self.part(rule).map(|p| p.3).unwrap_or(false)
     }
+
+    /// The same union with every layer read as trusted (same rule numbers): `polc explain`
+    /// uses it to show which allow rules of an untrusted table would match once trusted.
+    /// Never used to decide.
+    pub fn as_if_trusted(layers: &'a [LoadedLayer]) -> Result<Union<'a>, Corrupt> {
+        let mut u = Union::new(layers)?;
+        for p in &mut u.parts {
+            p.3 = true;
+        }
+        Ok(u)
+    }
 }
 
 impl RuleSource for Union<'_> {

@@ -1,0 +1,834 @@
+//! `polc init --host H [--scope project|user] [--uninstall]`: wire polc's hook into an
+//! agent's own settings file, merged into what is there.
+//!
+//! The file is edited as text, not re-serialised: the JSON is parsed to check it and to find
+//! where things are, and polc's entries are inserted (or cut) at those byte offsets, so
+//! every other byte — key order, comments-free formatting, other hooks — stays as it was.
+//! Install then uninstall gives the original bytes back: the removal cuts exactly what the
+//! insertion added, and when the file is still exactly what `init` wrote, uninstall restores
+//! the backup (`FILE.polc-backup`) byte for byte. A file that does not parse is never
+//! touched.
+//!
+//! A person must confirm on the terminal (an agent has none; the hook also denies `polc
+//! init` from an agent), and a `test-paths` build refuses to install itself.
+
+use crate::host::config::shell_quote;
+use crate::host::Host;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Project,
+    User,
+}
+
+/// Where a host keeps its hook settings, and the entries polc adds there.
+pub struct Target {
+    pub file: PathBuf,
+    /// (event, element added to that event's array)
+    pub entries: Vec<(&'static str, String)>,
+    /// Members a new file gets at its top level besides `hooks` (Cursor's and Copilot's
+    /// `"version": 1`).
+    pub preamble: &'static str,
+}
+
+/// The hook command: fails closed (exit 2, a blocking error for every hook host) when the
+/// polc binary is missing, since a missing binary's exit 127 is a non-blocking error that
+/// lets every call run. `exe` is `polc` (found on PATH: no machine-specific path, for a
+/// project file shared by a team) or an absolute path (user scope).
+pub fn command(exe: &str, host: Host, extra: &str) -> String {
+    let q = shell_quote(exe);
+    format!(
+        "command -v {q} >/dev/null || {{ echo 'polc is not installed' >&2; exit 2; }}; exec {q} hook --host {}{extra}",
+        host.name()
+    )
+}
+
+/// The target for `host` at `scope`; `home` is the user's home, `root` the project root.
+pub fn target(
+    host: Host,
+    scope: Scope,
+    exe: &str,
+    root: &Path,
+    home: &Path,
+) -> Result<Target, String> {
+    let s = |c: String| serde_json::to_string(&c).unwrap_or_default();
+    let group = |c: String| {
+        format!(
+            r#"{{"matcher":"*","hooks":[{{"type":"command","command":{}}}]}}"#,
+            s(c)
+        )
+    };
+    let base = match scope {
+        Scope::Project => root.to_path_buf(),
+        Scope::User => home.to_path_buf(),
+    };
+    let t = match host {
+        Host::Claude => Target {
+            file: base.join(".claude/settings.json"),
+            entries: vec![
+                ("PreToolUse", group(command(exe, host, ""))),
+                ("PermissionRequest", group(command(exe, host, " --event permission-request"))),
+            ],
+            preamble: "",
+        },
+        Host::Gemini => Target {
+            file: base.join(".gemini/settings.json"),
+            entries: vec![(
+                "BeforeTool",
+                format!(
+                    r#"{{"matcher":".*","hooks":[{{"type":"command","command":{},"timeout":10000}}]}}"#,
+                    s(command(exe, host, ""))
+                ),
+            )],
+            preamble: "",
+        },
+        Host::Codex => {
+            if scope == Scope::Project {
+                return Err("codex reads hooks from ~/.codex/hooks.json only: use --scope user".into());
+            }
+            Target {
+                file: home.join(".codex/hooks.json"),
+                entries: vec![("PreToolUse", group(command(exe, host, "")))],
+                preamble: "",
+            }
+        }
+        Host::Cursor => {
+            let e = format!(r#"{{"command":{}}}"#, s(command(exe, host, "")));
+            Target {
+                file: base.join(".cursor/hooks.json"),
+                entries: vec![("beforeShellExecution", e.clone()), ("preToolUse", e)],
+                preamble: r#""version":1,"#,
+            }
+        }
+        Host::Copilot => {
+            if scope == Scope::User {
+                return Err("copilot reads hooks from the project's .github/hooks/*.json: use --scope project".into());
+            }
+            Target {
+                file: root.join(".github/hooks/polc.json"),
+                entries: vec![(
+                    "preToolUse",
+                    format!(r#"{{"type":"command","bash":{},"timeoutSec":10}}"#, s(command(exe, host, ""))),
+                )],
+                preamble: r#""version":1,"#,
+            }
+        }
+        Host::Vscode | Host::Droid | Host::Vibe => {
+            return Err(format!(
+                "`polc init` does not know {}'s settings file yet; merge `polc hook --print-config --host {}` by hand",
+                host.name(),
+                host.name()
+            ))
+        }
+    };
+    Ok(t)
+}
+
+// ---- a byte-offset view of valid JSON (checked by serde_json first) ----
+
+fn ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// End (exclusive) of the value starting at `i`.
+fn value_end(b: &[u8], i: usize) -> usize {
+    match b[i] {
+        b'"' => {
+            let mut j = i + 1;
+            while b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            j + 1
+        }
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                match b[j] {
+                    b'"' => {
+                        j = value_end(b, j);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return j + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+        }
+        _ => {
+            let mut j = i;
+            while j < b.len() && !matches!(b[j], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+            {
+                j += 1;
+            }
+            j
+        }
+    }
+}
+
+/// A member or element: where its text starts (the key's quote) and ends, and for a
+/// member, the key and where its value starts.
+#[derive(Debug, Clone)]
+struct Item {
+    start: usize,
+    end: usize,
+    key: String,
+    value: usize,
+}
+
+/// Items of the object or array at `open` (its `{` or `[`), and the offset of its closer.
+fn items(b: &[u8], open: usize) -> (Vec<Item>, usize) {
+    let object = b[open] == b'{';
+    let mut out = Vec::new();
+    let mut i = ws(b, open + 1);
+    while b[i] != b'}' && b[i] != b']' {
+        let start = i;
+        let (key, value) = if object {
+            let ke = value_end(b, i);
+            let key: String = serde_json::from_slice(&b[i..ke]).unwrap_or_default();
+            let colon = ws(b, ke);
+            (key, ws(b, colon + 1))
+        } else {
+            (String::new(), i)
+        };
+        let end = value_end(b, value);
+        out.push(Item {
+            start,
+            end,
+            key,
+            value,
+        });
+        i = ws(b, end);
+        if b[i] == b',' {
+            i = ws(b, i + 1);
+        }
+    }
+    (out, i)
+}
+
+/// Text with `add` inserted as the last item of the container at `open`, laid out like its
+/// existing items (same separator whitespace).
+fn append(text: &str, open: usize, add: &str) -> String {
+    let b = text.as_bytes();
+    let (its, close) = items(b, open);
+    let (at, ins) = match its.last() {
+        Some(last) => {
+            // The whitespace before the last item (after the previous `,` or the opener).
+            let mut k = last.start;
+            while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
+                k -= 1;
+            }
+            (last.end, format!(",{}{add}", &text[k..last.start]))
+        }
+        None => (open + 1, add.to_string()),
+    };
+    let _ = close;
+    format!("{}{}{}", &text[..at], ins, &text[at..])
+}
+
+/// Text with the item `idx` of the container at `open` cut, with one separator.
+fn cut(text: &str, open: usize, idx: usize) -> String {
+    let b = text.as_bytes();
+    let (its, _) = items(b, open);
+    let it = &its[idx];
+    let (from, to) = if idx > 0 {
+        (its[idx - 1].end, it.end)
+    } else if its.len() > 1 {
+        (it.start, its[1].start)
+    } else {
+        (it.start, it.end)
+    };
+    format!("{}{}", &text[..from], &text[to..])
+}
+
+fn root_open(text: &str) -> Result<usize, String> {
+    let i = ws(text.as_bytes(), 0);
+    if text.as_bytes().get(i) != Some(&b'{') {
+        return Err("the settings file is not a JSON object".into());
+    }
+    Ok(i)
+}
+
+fn parse_check(text: &str) -> Result<(), String> {
+    serde_json::from_str::<serde_json::Value>(text)
+        .map(|_| ())
+        .map_err(|e| format!("it is not valid JSON ({e}); nothing was changed"))
+}
+
+/// Is this array element polc's own entry for `host`? (its text holds polc's hook command
+/// for the host, and it is a single hook)
+fn is_ours(elem: &str, host: Host) -> bool {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(elem) else {
+        return false;
+    };
+    let marker = format!(" hook --host {}", host.name());
+    let mine = |c: &serde_json::Value| {
+        c.as_str().is_some_and(|s| {
+            s.contains("polc") && s.contains(&marker) && s.contains("polc is not installed")
+        })
+    };
+    if let Some(hs) = v.get("hooks").and_then(|h| h.as_array()) {
+        return hs.len() == 1 && (mine(&hs[0]["command"]) || mine(&hs[0]["bash"]));
+    }
+    mine(&v["command"]) || mine(&v["bash"])
+}
+
+/// The `hooks` member's object and, in it, the event's array: their offsets if present.
+fn locate(text: &str, event: &str) -> Result<(usize, Option<usize>, Option<usize>), String> {
+    let b = text.as_bytes();
+    let root = root_open(text)?;
+    let (its, _) = items(b, root);
+    let Some(h) = its.iter().find(|m| m.key == "hooks") else {
+        return Ok((root, None, None));
+    };
+    if b[h.value] != b'{' {
+        return Err("its `hooks` is not an object".into());
+    }
+    let (evs, _) = items(b, h.value);
+    let ev = evs.iter().find(|m| m.key == event).map(|m| m.value);
+    if let Some(e) = ev {
+        if b[e] != b'[' {
+            return Err(format!("its `hooks.{event}` is not an array"));
+        }
+    }
+    Ok((root, Some(h.value), ev))
+}
+
+/// What installing into `text` gives (`text` unchanged when already installed). Notes
+/// about other hooks on the same events go to `notes`.
+pub fn install(
+    text: &str,
+    host: Host,
+    t: &Target,
+    notes: &mut Vec<String>,
+) -> Result<String, String> {
+    parse_check(text)?;
+    let mut text = text.to_string();
+    for (event, entry) in &t.entries {
+        let (root, hooks, ev) = locate(&text, event)?;
+        match (hooks, ev) {
+            (None, _) => {
+                let add = format!(r#""hooks":{{"{event}":[{entry}]}}"#);
+                text = append(&text, root, &add);
+            }
+            (Some(h), None) => {
+                text = append(&text, h, &format!(r#""{event}":[{entry}]"#));
+            }
+            (Some(_), Some(a)) => {
+                let (els, _) = items(text.as_bytes(), a);
+                if els.iter().any(|e| is_ours(&text[e.start..e.end], host)) {
+                    continue;
+                }
+                let others = els.len();
+                if others > 0 {
+                    notes.push(format!(
+                        "{others} other hook(s) on {event} stay in place: any of them that answers allow can let a call run that polc would ask or deny; review them"
+                    ));
+                }
+                text = append(&text, a, entry);
+            }
+        }
+    }
+    Ok(text)
+}
+
+/// What removing polc's entries from `text` gives: each entry cut, then an event array and a
+/// `hooks` object left empty by that cut are removed too.
+pub fn uninstall(text: &str, host: Host, t: &Target) -> Result<String, String> {
+    parse_check(text)?;
+    let mut text = text.to_string();
+    for (event, _) in &t.entries {
+        loop {
+            let (root, hooks, ev) = locate(&text, event)?;
+            let (Some(h), Some(a)) = (hooks, ev) else {
+                break;
+            };
+            let (els, _) = items(text.as_bytes(), a);
+            let Some(idx) = els
+                .iter()
+                .position(|e| is_ours(&text[e.start..e.end], host))
+            else {
+                break;
+            };
+            if els.len() > 1 {
+                text = cut(&text, a, idx);
+                continue;
+            }
+            // The array held only polc's entry: drop the event, and `hooks` if now empty.
+            let (evs, _) = items(text.as_bytes(), h);
+            if evs.len() > 1 {
+                let i = evs.iter().position(|m| m.value == a).unwrap_or(0);
+                text = cut(&text, h, i);
+            } else {
+                let (tops, _) = items(text.as_bytes(), root);
+                let i = tops.iter().position(|m| m.value == h).unwrap_or(0);
+                text = cut(&text, root, i);
+            }
+        }
+    }
+    Ok(text)
+}
+
+/// The text `init` writes into a file that does not exist.
+fn new_file(t: &Target) -> String {
+    format!("{{{}}}\n", t.preamble.trim_end_matches(','))
+}
+
+fn backup_path(file: &Path) -> PathBuf {
+    let mut s = file.as_os_str().to_owned();
+    s.push(".polc-backup");
+    PathBuf::from(s)
+}
+
+/// The plan: the file's new text (None: remove the file), and what to say.
+pub struct Plan {
+    pub before: Option<String>,
+    pub after: Option<String>,
+    pub write_backup: bool,
+}
+
+pub fn plan(
+    t: &Target,
+    host: Host,
+    removing: bool,
+    notes: &mut Vec<String>,
+) -> Result<Plan, String> {
+    let before = match std::fs::read(&t.file) {
+        Ok(b) => Some(
+            String::from_utf8(b)
+                .map_err(|_| "it is not UTF-8 text; nothing was changed".to_string())?,
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("cannot read it: {e}")),
+    };
+    if !removing {
+        let base = before.clone().unwrap_or_else(|| new_file(t));
+        let after = install(&base, host, t, notes)?;
+        return Ok(Plan {
+            write_backup: before.is_some() && before.as_deref() != Some(after.as_str()),
+            before,
+            after: Some(after),
+        });
+    }
+    let Some(cur) = before.clone() else {
+        return Ok(Plan {
+            before: None,
+            after: None,
+            write_backup: false,
+        });
+    };
+    let backup = std::fs::read_to_string(backup_path(&t.file)).ok();
+    let after = remove(&cur, backup.as_deref(), host, t)?;
+    Ok(Plan {
+        before,
+        after,
+        write_backup: false,
+    })
+}
+
+/// Uninstall from `cur`, given the backup `init` kept (None: `init` created the file).
+/// When `cur` is still exactly what `init` made from that origin, the origin's bytes come
+/// back (None: remove the file); otherwise polc's entries are cut from `cur`. (Cutting
+/// alone cannot tell an empty `"hooks": {}` the person wrote from one `init` added.)
+pub fn remove(
+    cur: &str,
+    backup: Option<&str>,
+    host: Host,
+    t: &Target,
+) -> Result<Option<String>, String> {
+    parse_check(cur)?;
+    let origin = backup.map(str::to_string).unwrap_or_else(|| new_file(t));
+    if origin != cur && install(&origin, host, t, &mut Vec::new()).ok().as_deref() == Some(cur) {
+        return Ok(backup.map(str::to_string));
+    }
+    uninstall(cur, host, t).map(Some)
+}
+
+fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(d) = path.parent() {
+        std::fs::create_dir_all(d)?;
+    }
+    let tmp = {
+        let mut s = path.as_os_str().to_owned();
+        s.push(".polc-tmp");
+        PathBuf::from(s)
+    };
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+fn confirm(prompt: &str) -> Result<bool, String> {
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .map_err(|e| format!("`polc init` must be confirmed on a terminal and /dev/tty cannot be opened ({e}); refusing"))?;
+    let mut w = &tty;
+    let _ = write!(w, "{prompt}");
+    let _ = w.flush();
+    let mut line = String::new();
+    BufReader::new(&tty)
+        .read_line(&mut line)
+        .map_err(|e| format!("cannot read the answer from /dev/tty: {e}"))?;
+    Ok(matches!(line.trim(), "y" | "Y" | "yes" | "YES" | "Yes"))
+}
+
+pub fn init_cmd(host: &str, scope: Scope, remove: bool) -> i32 {
+    if let Some(why) = crate::runtime::state::refuse_install() {
+        eprintln!("polc: {why}");
+        return 2;
+    }
+    let Some(h) = Host::parse(host) else {
+        eprintln!("polc: unknown host `{host}`");
+        return 2;
+    };
+    let Some(home) = crate::runtime::trust::passwd_home() else {
+        eprintln!("polc: cannot find the home directory");
+        return 2;
+    };
+    let root = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    // Project files are shared: name polc as found on PATH. The user's own file names this
+    // binary.
+    let exe = match scope {
+        Scope::Project => "polc".to_string(),
+        Scope::User => std::env::current_exe()
+            .and_then(|p| p.canonicalize())
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| "polc".into()),
+    };
+    let t = match target(h, scope, &exe, &root, &home) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("polc: {e}");
+            return 2;
+        }
+    };
+    let file = t.file.display().to_string();
+    let mut notes = Vec::new();
+    let p = match plan(&t, h, remove, &mut notes) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("polc: {file}: {e}");
+            return 1;
+        }
+    };
+    if p.after == p.before {
+        println!(
+            "polc: {file} already {}; nothing changed",
+            if remove {
+                "has no polc hook"
+            } else {
+                "has polc's hook"
+            }
+        );
+        return 0;
+    }
+    let verb = if remove {
+        "Remove polc's hook from"
+    } else {
+        "Install polc's hook into"
+    };
+    match confirm(&format!("polc: {verb} {file}? [y/N] ")) {
+        Ok(true) => {}
+        Ok(false) => {
+            println!("polc: nothing changed");
+            return 1;
+        }
+        Err(e) => {
+            eprintln!("polc: {e}");
+            return 2;
+        }
+    }
+    let res = (|| -> std::io::Result<()> {
+        if p.write_backup {
+            if let Some(b) = &p.before {
+                std::fs::write(backup_path(&t.file), b)?;
+            }
+        }
+        match &p.after {
+            Some(a) => write_atomic(&t.file, a)?,
+            None => std::fs::remove_file(&t.file)?,
+        }
+        if remove {
+            let _ = std::fs::remove_file(backup_path(&t.file));
+        }
+        Ok(())
+    })();
+    if let Err(e) = res {
+        eprintln!("polc: cannot write {file}: {e}");
+        return 2;
+    }
+    for n in &notes {
+        println!("note: {n}");
+    }
+    if remove {
+        println!(
+            "polc: removed polc's hook from {file}; restart {} so it reloads its hooks",
+            h.name()
+        );
+    } else {
+        let events: Vec<&str> = t.entries.iter().map(|e| e.0).collect();
+        println!("polc: added polc's hook to {file} ({})", events.join(", "));
+        if p.write_backup {
+            println!(
+                "polc: the previous file is kept as {}",
+                backup_path(&t.file).display()
+            );
+        }
+        println!("next: write rules in policies/*.pol, then `polc build` and `polc trust`;");
+        println!(
+            "      restart {} (or review its hooks) so it loads the hook.",
+            h.name()
+        );
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(host: Host, scope: Scope) -> Target {
+        target(host, scope, "polc", Path::new("/p"), Path::new("/h")).unwrap()
+    }
+
+    const FIXTURES: &[(&str, &str)] = &[
+        ("empty", "{}"),
+        ("empty-nl", "{}\n"),
+        (
+            "settings",
+            "{\n  \"model\": \"opus\",\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test)\"],\n    \"deny\": [\"Read(./.env)\"]\n  },\n  \"env\": {\"X\": \"1\"}\n}\n",
+        ),
+        (
+            "other-hooks",
+            "{\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\n                \"matcher\": \"Bash\",\n                \"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/audit\"}]\n            }\n        ],\n        \"Stop\": []\n    },\n    \"zeta\": true\n}",
+        ),
+        ("empty-arrays", "{\"hooks\":{\"PreToolUse\":[],\"BeforeTool\":[ ],\"beforeShellExecution\":[],\"preToolUse\":[]}}"),
+        ("hooks-empty", "{ \"version\": 1, \"hooks\": { } }\n"),
+        ("escapes", "{\"a\\\"}\": \"]\\\\\", \"hooks\": {\"Other\": [1, 2.5e3, null, false]}}"),
+    ];
+
+    fn hosts() -> Vec<(Host, Scope)> {
+        vec![
+            (Host::Claude, Scope::Project),
+            (Host::Claude, Scope::User),
+            (Host::Gemini, Scope::Project),
+            (Host::Codex, Scope::User),
+            (Host::Cursor, Scope::Project),
+            (Host::Copilot, Scope::Project),
+        ]
+    }
+
+    #[test]
+    fn install_then_uninstall_round_trips_byte_for_byte() {
+        for (host, scope) in hosts() {
+            let tg = t(host, scope);
+            for (name, text) in FIXTURES {
+                let mut notes = Vec::new();
+                let once = install(text, host, &tg, &mut notes).unwrap();
+                let v: serde_json::Value = serde_json::from_str(&once)
+                    .unwrap_or_else(|e| panic!("{name} {host:?}: {e}\n{once}"));
+                for (event, entry) in &tg.entries {
+                    let arr = v["hooks"][event].as_array().unwrap();
+                    let e: serde_json::Value = serde_json::from_str(entry).unwrap();
+                    assert!(arr.contains(&e), "{name} {host:?} {event}: {once}");
+                }
+                // Everything else kept.
+                let orig: serde_json::Value = serde_json::from_str(text).unwrap();
+                for (k, x) in orig.as_object().unwrap() {
+                    if k != "hooks" {
+                        assert_eq!(&v[k], x, "{name} {host:?}");
+                    } else {
+                        for (ev, arr) in x.as_object().unwrap() {
+                            for el in arr.as_array().unwrap() {
+                                assert!(v["hooks"][ev].as_array().unwrap().contains(el), "{name}");
+                            }
+                        }
+                    }
+                }
+                // Idempotent.
+                let twice = install(&once, host, &tg, &mut Vec::new()).unwrap();
+                assert_eq!(twice, once, "{name} {host:?}");
+                // Uninstall with init's backup gives the original bytes back.
+                let back = remove(&once, Some(text), host, &tg).unwrap();
+                assert_eq!(back.as_deref(), Some(*text), "{name} {host:?}");
+                // Without the backup, polc's entries are cut: the same bytes wherever the
+                // original had no empty container of its own, else the same JSON less the
+                // emptied containers.
+                let cutback = uninstall(&once, host, &tg).unwrap();
+                assert!(!cutback.contains("polc is not installed"), "{cutback}");
+                if !["empty-arrays", "hooks-empty"].contains(name) {
+                    assert_eq!(cutback, *text, "{name} {host:?}");
+                } else {
+                    let c: serde_json::Value = serde_json::from_str(&cutback).unwrap();
+                    for (k, x) in orig.as_object().unwrap() {
+                        if k != "hooks" {
+                            assert_eq!(&c[k], x);
+                        }
+                    }
+                }
+                // Uninstall of a file without polc changes nothing.
+                assert_eq!(uninstall(text, host, &tg).unwrap(), *text);
+                assert_eq!(
+                    remove(text, None, host, &tg).unwrap().as_deref(),
+                    Some(*text)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn other_hooks_are_reported_and_kept() {
+        let tg = t(Host::Claude, Scope::Project);
+        let mut notes = Vec::new();
+        let out = install(FIXTURES[3].1, Host::Claude, &tg, &mut notes).unwrap();
+        assert!(out.contains("~/bin/audit"));
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("PreToolUse"));
+    }
+
+    #[test]
+    fn uninstall_keeps_a_hook_added_after_install() {
+        let tg = t(Host::Claude, Scope::Project);
+        let once = install("{}", Host::Claude, &tg, &mut Vec::new()).unwrap();
+        // A person adds their own hook next to polc's.
+        let v: serde_json::Value = serde_json::from_str(&once).unwrap();
+        let mut v2 = v.clone();
+        v2["hooks"]["PreToolUse"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"matcher": "Edit", "hooks": [{"type": "command", "command": "fmt"}]}));
+        let edited = serde_json::to_string(&v2).unwrap();
+        let back = uninstall(&edited, Host::Claude, &tg).unwrap();
+        let b: serde_json::Value = serde_json::from_str(&back).unwrap();
+        assert_eq!(b["hooks"]["PreToolUse"].as_array().unwrap().len(), 1);
+        assert_eq!(b["hooks"]["PreToolUse"][0]["matcher"], "Edit");
+        assert!(b["hooks"].get("PermissionRequest").is_none(), "{back}");
+        assert!(!back.contains("polc hook"));
+    }
+
+    #[test]
+    fn a_file_that_does_not_parse_is_refused() {
+        let tg = t(Host::Claude, Scope::Project);
+        for bad in [
+            "{",
+            "{\"a\": 1,}",
+            "// c\n{}",
+            "[]",
+            "{\"hooks\": []}",
+            "{\"hooks\": {\"PreToolUse\": {}}}",
+            "",
+        ] {
+            assert!(
+                install(bad, Host::Claude, &tg, &mut Vec::new()).is_err(),
+                "{bad:?}"
+            );
+            assert!(uninstall(bad, Host::Claude, &tg).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_command_fails_closed_without_polc_and_names_no_machine_path() {
+        let c = command("polc", Host::Claude, "");
+        assert!(c.starts_with("command -v polc >/dev/null || { echo 'polc is not installed' >&2; exit 2; }; exec polc hook --host claude"), "{c}");
+        // Run it with an empty PATH: exit 2 (a blocking error), not 127.
+        let out = std::process::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(&c)
+            .env("PATH", "/nonexistent")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("polc is not installed"));
+        for (host, scope) in hosts().into_iter().filter(|h| h.1 == Scope::Project) {
+            let tg = t(host, scope);
+            for (_, e) in &tg.entries {
+                assert!(!e.contains("/p") && !e.contains("/h/"), "{e}");
+            }
+        }
+        // A user-scope path with a space is quoted.
+        let c = command("/opt/my tools/polc", Host::Gemini, "");
+        assert!(
+            c.contains("exec '/opt/my tools/polc' hook --host gemini"),
+            "{c}"
+        );
+    }
+
+    #[test]
+    fn scopes_hosts_do_not_have_are_refused() {
+        assert!(target(
+            Host::Codex,
+            Scope::Project,
+            "polc",
+            Path::new("/p"),
+            Path::new("/h")
+        )
+        .is_err());
+        assert!(target(
+            Host::Copilot,
+            Scope::User,
+            "polc",
+            Path::new("/p"),
+            Path::new("/h")
+        )
+        .is_err());
+        assert!(target(
+            Host::Vibe,
+            Scope::User,
+            "polc",
+            Path::new("/p"),
+            Path::new("/h")
+        )
+        .is_err());
+        assert_eq!(
+            t(Host::Claude, Scope::User).file,
+            Path::new("/h/.claude/settings.json")
+        );
+        assert_eq!(
+            t(Host::Claude, Scope::Project).file,
+            Path::new("/p/.claude/settings.json")
+        );
+        assert_eq!(
+            t(Host::Codex, Scope::User).file,
+            Path::new("/h/.codex/hooks.json")
+        );
+    }
+
+    #[test]
+    fn plan_on_disk_backup_and_exact_restore() {
+        let d = tempfile::tempdir().unwrap();
+        let tg = target(Host::Claude, Scope::Project, "polc", d.path(), d.path()).unwrap();
+        // No file: install creates it; uninstall removes it.
+        let p = plan(&tg, Host::Claude, false, &mut Vec::new()).unwrap();
+        assert!(p.before.is_none() && !p.write_backup);
+        write_atomic(&tg.file, p.after.as_deref().unwrap()).unwrap();
+        let p = plan(&tg, Host::Claude, true, &mut Vec::new()).unwrap();
+        assert!(p.after.is_none());
+        // An existing file: backup, then exact restore.
+        let orig = FIXTURES[2].1;
+        std::fs::write(&tg.file, orig).unwrap();
+        let p = plan(&tg, Host::Claude, false, &mut Vec::new()).unwrap();
+        assert!(p.write_backup);
+        std::fs::write(backup_path(&tg.file), orig).unwrap();
+        write_atomic(&tg.file, p.after.as_deref().unwrap()).unwrap();
+        // Idempotent on disk.
+        let again = plan(&tg, Host::Claude, false, &mut Vec::new()).unwrap();
+        assert_eq!(again.after, again.before);
+        let p = plan(&tg, Host::Claude, true, &mut Vec::new()).unwrap();
+        assert_eq!(p.after.as_deref(), Some(orig));
+        // A file that does not parse: an error, nothing planned.
+        std::fs::write(&tg.file, "{ not json").unwrap();
+        assert!(plan(&tg, Host::Claude, false, &mut Vec::new()).is_err());
+    }
+}
