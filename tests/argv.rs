@@ -55,43 +55,7 @@ fn input(host: &str, root: &std::path::Path, cmd: Value) -> Value {
 /// needed" denies (hosts that cannot prompt) reported as ask.
 fn verdict(p: &Project, host: &str, cmd: Value) -> String {
     let root = p.dir.path().canonicalize().unwrap();
-    let stdin = input(host, &root, cmd).to_string();
-    let r = p
-        .cmd(&["hook", "--host", host])
-        .env("CLAUDE_PROJECT_DIR", &root)
-        .env("GEMINI_PROJECT_DIR", &root)
-        .env("FACTORY_PROJECT_DIR", &root)
-        .env("HOME", root.join("home"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(stdin.as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    let out = String::from_utf8_lossy(&r.stdout).into_owned();
-    if out.trim().is_empty() {
-        return "none".into();
-    }
-    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
-    let d = [
-        &v["hookSpecificOutput"]["permissionDecision"],
-        &v["permissionDecision"],
-        &v["decision"],
-        &v["permission"],
-    ]
-    .into_iter()
-    .find_map(|x| x.as_str())
-    .unwrap_or_else(|| panic!("no decision in {out}"))
-    .to_string();
-    if d == "deny" && out.contains("approval needed") {
-        "ask".into()
-    } else {
-        d
-    }
+    common::host_verdict(p, host, &input(host, &root, cmd))
 }
 
 #[test]

@@ -200,3 +200,48 @@ pub fn claude_decision(
         .map(str::to_string);
     (d, text)
 }
+
+/// Any host's answer to `stdin` through `polc hook --host HOST`, from the project root with
+/// the hosts' project variables set: `deny`, `ask`, `allow` or `none` (no output);
+/// "approval needed" denies (hosts that cannot prompt) are reported as `ask`.
+pub fn host_verdict(p: &Project, host: &str, stdin: &serde_json::Value) -> String {
+    let root = p.dir.path().canonicalize().unwrap();
+    let stdin = stdin.to_string();
+    let r = p
+        .cmd(&["hook", "--host", host])
+        .current_dir(&root)
+        .env("CLAUDE_PROJECT_DIR", &root)
+        .env("GEMINI_PROJECT_DIR", &root)
+        .env("FACTORY_PROJECT_DIR", &root)
+        .env("HOME", root.join("home"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let out = String::from_utf8_lossy(&r.stdout).into_owned();
+    if out.trim().is_empty() {
+        return "none".into();
+    }
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let d = [
+        &v["hookSpecificOutput"]["permissionDecision"],
+        &v["permissionDecision"],
+        &v["decision"],
+        &v["permission"],
+    ]
+    .into_iter()
+    .find_map(|x| x.as_str())
+    .unwrap_or_else(|| panic!("no decision in {out}"))
+    .to_string();
+    if d == "deny" && out.contains("approval needed") {
+        "ask".into()
+    } else {
+        d
+    }
+}
