@@ -256,7 +256,13 @@ fn report(
             }
             if !lost.is_empty() {
                 println!("also matched:");
+                // One line per rule (a rule can match several segments and the whole command).
+                let mut shown: Vec<(u32, bool)> = Vec::new();
                 for (h, why) in &lost {
+                    if shown.contains(&(h.rule, h.possible)) {
+                        continue;
+                    }
+                    shown.push((h.rule, h.possible));
                     if let Ok(d) = src.describe(h.rule) {
                         let possibly = if h.possible { " (possibly)" } else { "" };
                         println!(
