@@ -21,41 +21,19 @@ fn project(extra: &str) -> Project {
 }
 
 fn hook(p: &Project, host: &str, tool: &str, input: serde_json::Value) -> String {
+    if host == "claude" {
+        // The real `$HOME`: `~` must stay outside the project.
+        let (d, _) = common::claude_decision(p, tool, input, "", &[]);
+        return d.unwrap_or_else(|| "default".into());
+    }
     let root = p.dir.path().canonicalize().unwrap();
     let stdin = json!({
-        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": root,
-        "permission_mode": "default", "hook_event_name": "PreToolUse",
-        "tool_name": tool, "tool_input": input, "tool_use_id": "t1"
+        "session_id": "s1", "cwd": root, "hook_event_name": "BeforeTool",
+        "tool_name": tool, "tool_input": input
     });
-    let out = p
-        .cmd(&["hook", "--host", host])
-        .env("CLAUDE_PROJECT_DIR", &root)
-        .env("GEMINI_PROJECT_DIR", &root)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin
-                .take()
-                .unwrap()
-                .write_all(stdin.to_string().as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    let s = String::from_utf8_lossy(&out.stdout).into_owned();
-    for d in ["deny", "ask", "allow"] {
-        if s.contains(&format!("\"permissionDecision\":\"{d}\""))
-            || s.contains(&format!("\"decision\":\"{d}\""))
-        {
-            return d.to_string();
-        }
-    }
-    if s.is_empty() {
-        "default".into()
-    } else {
-        s
+    match common::host_verdict(p, host, &stdin).as_str() {
+        "none" => "default".into(),
+        d => d.to_string(),
     }
 }
 

@@ -108,10 +108,17 @@ impl Protected {
             return None;
         }
         let mut strings: Vec<String> = vec![subject.to_string()];
-        if let Ok(v) = serde_json::from_str::<serde_json::Value>(input) {
-            collect_strings(&v, &mut strings, 0);
-        }
         let mut worst = Worst::default();
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(input) {
+            if !collect_strings(&v, &mut strings, 0) {
+                // Fields past the bound are not looked at: they could name a protected path.
+                worst.raise(
+                    Verdict::Ask,
+                    format!("{tool} input deeper or wider than polc reads for protected paths"),
+                    None,
+                );
+            }
+        }
         for s in strings.iter().filter(|s| !s.is_empty()) {
             let p = self.resolve(s.as_bytes(), cwd);
             let edit = tool == "edit";
@@ -524,16 +531,20 @@ fn polc_in_text(text: &str) -> Option<String> {
     None
 }
 
-fn collect_strings(v: &serde_json::Value, out: &mut Vec<String>, depth: u32) {
-    // Deeper or wider inputs than this are not explored: the caller asks for them.
+/// Every string of a tool input; false when the input is deeper or wider than the bound
+/// (the caller then asks: what lies past it is not read).
+fn collect_strings(v: &serde_json::Value, out: &mut Vec<String>, depth: u32) -> bool {
     if depth > 16 || out.len() > 4096 {
-        return;
+        return false;
     }
     match v {
-        serde_json::Value::String(s) => out.push(s.clone()),
-        serde_json::Value::Array(a) => a.iter().for_each(|x| collect_strings(x, out, depth + 1)),
-        serde_json::Value::Object(m) => m.values().for_each(|x| collect_strings(x, out, depth + 1)),
-        _ => {}
+        serde_json::Value::String(s) => {
+            out.push(s.clone());
+            true
+        }
+        serde_json::Value::Array(a) => a.iter().all(|x| collect_strings(x, out, depth + 1)),
+        serde_json::Value::Object(m) => m.values().all(|x| collect_strings(x, out, depth + 1)),
+        _ => true,
     }
 }
 

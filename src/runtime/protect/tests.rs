@@ -118,3 +118,34 @@ fn normalize_and_canonical_agree_with_std() {
     let dangling = canonical(&d.path().join("dangling"));
     assert!(dangling.ends_with("dangling"));
 }
+
+#[test]
+fn tool_inputs_past_the_bound_ask() {
+    let root = Path::new("/proj");
+    let p = prot(root);
+    let mut deep = serde_json::json!("/proj/src/x");
+    for _ in 0..20 {
+        deep = serde_json::json!({ "a": deep });
+    }
+    let wide: Vec<String> = (0..5000).map(|i| format!("/proj/src/{i}")).collect();
+    for input in [deep, serde_json::json!(wide)] {
+        let req = Request::Tool {
+            tool: "mcp__x__y".into(),
+            subject: String::new(),
+            input_text: input.to_string(),
+            name: String::new(),
+        };
+        assert_eq!(
+            p.check(&req, None, root).map(|f| f.verdict),
+            Some(Verdict::Ask)
+        );
+    }
+    // Within the bound, nothing protected: nothing found.
+    let req = Request::Tool {
+        tool: "mcp__x__y".into(),
+        subject: String::new(),
+        input_text: serde_json::json!({ "a": { "b": "/proj/src/x" } }).to_string(),
+        name: String::new(),
+    };
+    assert_eq!(p.check(&req, None, root), None);
+}

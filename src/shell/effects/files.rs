@@ -227,12 +227,8 @@ fn has_flag(args: &[Vec<u8>], short: char, long: &[&str]) -> bool {
     })
 }
 
-pub(super) fn opt_values_pub(args: &[Vec<u8>], short: &[&str], long: &[&str]) -> Vec<Vec<u8>> {
-    opt_values(args, short, long)
-}
-
 /// The value of `-X VALUE`, `-XVALUE`, `--long VALUE` or `--long=VALUE`, every occurrence.
-fn opt_values(args: &[Vec<u8>], short: &[&str], long: &[&str]) -> Vec<Vec<u8>> {
+pub(super) fn opt_values(args: &[Vec<u8>], short: &[&str], long: &[&str]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     let mut k = 0;
     while k < args.len() {
@@ -998,8 +994,9 @@ fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     }
     // `file://` URLs read local files.
     for u in e.urls.clone() {
-        if let Some(rest) = u.get(..7).filter(|p| p.eq_ignore_ascii_case("file://")) {
-            let _ = rest;
+        if u.get(..7)
+            .is_some_and(|p| p.eq_ignore_ascii_case("file://"))
+        {
             let path = &u[7..];
             let path = path.find('/').map(|i| &path[i..]).unwrap_or(path);
             e.file(path.as_bytes().to_vec(), Access::Read, false);

@@ -434,15 +434,15 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
     // `--output=F` (log, diff, show, format-patch, …) writes F; `format-patch -o DIR` and
     // `--output-directory` write under DIR; `commit -F`, `--pathspec-from-file` read.
     let targs_rest: Vec<Vec<u8>> = rest.to_vec();
-    for v in super::files::opt_values_pub(&targs_rest, &[], &["--output"]) {
+    for v in super::files::opt_values(&targs_rest, &[], &["--output"]) {
         e.file(v, Access::Write, false);
     }
     if sub == "format-patch" {
-        for v in super::files::opt_values_pub(&targs_rest, &["-o"], &["--output-directory"]) {
+        for v in super::files::opt_values(&targs_rest, &["-o"], &["--output-directory"]) {
             e.file_into(v);
         }
     }
-    for v in super::files::opt_values_pub(
+    for v in super::files::opt_values(
         &targs_rest,
         &["-F"],
         &["--file", "--pathspec-from-file", "--template"],
