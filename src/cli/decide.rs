@@ -2,7 +2,7 @@
 
 use super::command_text;
 use crate::host::exit::{decide_exit, ExitCode};
-use crate::runtime::layers::{self, Layers};
+use crate::runtime::layers::Layers;
 use crate::runtime::Request;
 use std::path::PathBuf;
 
@@ -19,10 +19,10 @@ pub fn decide(table: Option<PathBuf>, host: Option<String>, command: &[String]) 
     // No environment fallback: `POLC_HOST=openclaw` would turn `default` into allow (a
     // host-authoritative host) and select another host's scoped rules.
     let host = host.unwrap_or_else(|| "claude".into());
-    if !crate::ir::is_known_host(&host) {
+    if !crate::hosts::is_known_host(&host) {
         eprintln!(
             "polc: unknown host `{host}` (known: {})",
-            layers::known_hosts_list()
+            crate::hosts::known_hosts_list()
         );
         return ExitCode::Deny as i32;
     }
