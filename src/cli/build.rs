@@ -106,7 +106,7 @@ pub fn check_examples<'a>(
                 if out.decision != ex.expect {
                     let detail = match out
                         .winner
-                        .and_then(|w| crate::runtime::RuleSource::describe(&rules, w).ok())
+                        .and_then(|w| crate::runtime::RuleFacts::describe(&rules, w).ok())
                     {
                         Some(d) => {
                             format!("decided by {} ({}:{}): {}", d.id, d.source, d.line, d.text)

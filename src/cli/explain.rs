@@ -7,7 +7,7 @@ use crate::runtime::entry::{self, Call, Failure};
 use crate::runtime::layers::{Layers, Union};
 use crate::runtime::protect::Guarded;
 use crate::runtime::table_rules::TableRules;
-use crate::runtime::{decide, why_lost, Cause, Outcome, Request, RuleSource};
+use crate::runtime::{decide, why_lost, Cause, Outcome, Request, RuleFacts};
 use crate::tools;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -137,7 +137,7 @@ pub fn explain(
     report(&g, j.outcome, host, format, Some(untrusted), &would_allow)
 }
 
-fn rule_json(src: &dyn RuleSource, rule: u32) -> serde_json::Value {
+fn rule_json(src: &dyn RuleFacts, rule: u32) -> serde_json::Value {
     match src.describe(rule) {
         Ok(d) => json!({
             "id": d.id, "verdict": d.verdict.as_str(), "tool": d.tool, "source": d.source,
@@ -163,7 +163,7 @@ fn nothing_to_explain() -> i32 {
 
 /// The cause with rules named by id (never a number: the self-protection rule has no table
 /// number), and every field present.
-fn cause_json(src: &dyn RuleSource, cause: &Cause) -> serde_json::Value {
+fn cause_json(src: &dyn RuleFacts, cause: &Cause) -> serde_json::Value {
     let id = |r: u32| {
         src.describe(r)
             .map(|d| serde_json::Value::String(d.id))
@@ -186,7 +186,7 @@ fn corrupt() -> i32 {
 }
 
 fn report(
-    src: &dyn RuleSource,
+    src: &dyn RuleFacts,
     out: Outcome,
     host: &str,
     format: Format,

@@ -10,7 +10,7 @@
 //! lists each kept check and says why the other hosts do not need it.
 
 use super::protect::Finding;
-use super::{Context, Corrupt, Outcome, PathQuery, Request, RuleSource};
+use super::{Context, Corrupt, Outcome, PathQuery, Request, RuleSource, Side};
 use crate::ir::{Decision, Verdict};
 use crate::paths::normalize;
 use crate::pattern::WILD;
@@ -227,7 +227,7 @@ fn listed(
         tools::EDIT
     };
     let mut rules = Vec::new();
-    src.match_path(tool, q, ctx, true, host, &mut |r| rules.push(r))?;
+    src.match_path(tool, q, ctx, Side::Allow, host, &mut |r| rules.push(r))?;
     for r in rules {
         if src.verdict(r)? != Verdict::Allow {
             continue;

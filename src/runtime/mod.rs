@@ -62,17 +62,37 @@ pub struct RuleDesc {
     pub reason: Option<String>,
 }
 
-/// The questions the decision procedure asks of a set of rules.
-pub trait RuleSource {
+/// Which rules a match asks about: the allow rules, or the deny and ask rules (which
+/// restrict). Matching differs by side (an allow needs both forms of a path, a deny either).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Allow,
+    /// Deny and ask rules.
+    Restrict,
+}
+
+impl Side {
+    pub fn is_allow(self) -> bool {
+        self == Side::Allow
+    }
+}
+
+/// What is known about a rule by its number: its verdict, its score and how explain and
+/// the hook's reason name it. Rendering (a reason, explain) needs only these.
+pub trait RuleFacts {
     fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt>;
     fn score(&self, rule: u32) -> Result<Score, Corrupt>;
     fn describe(&self, rule: u32) -> Result<RuleDesc, Corrupt>;
-    /// Every bash segment pattern (exact/prefix/glob) that matches `reading`. `allow`
+}
+
+/// The questions the decision procedure asks of a set of rules: which rules match.
+pub trait RuleSource: RuleFacts {
+    /// Every bash segment pattern (exact/prefix/glob) that matches `reading`. `side`
     /// selects allow rules (literal reading) or deny/ask rules (every reading).
     fn match_segment(
         &self,
         reading: &[u8],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt>;
@@ -81,18 +101,18 @@ pub trait RuleSource {
         &self,
         tool: &str,
         texts: &[&[u8]],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt>;
-    /// Every path rule (read/edit) of `tool` matching the path; `allow` selects allow rules
+    /// Every path rule (read/edit) of `tool` matching the path; `side` selects allow rules
     /// (both forms must match) or deny/ask rules (either form, case-folded too).
     fn match_path(
         &self,
         tool: &str,
         q: &PathQuery,
         ctx: &Context,
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt>;
@@ -233,7 +253,7 @@ pub fn decide_walked(
         let mut ask = false;
         let mut seg_hits: Vec<Hit> = Vec::new();
         for reading in &rd.deny {
-            src.match_segment(reading, false, host, &mut |rule, m| {
+            src.match_segment(reading, Side::Restrict, host, &mut |rule, m| {
                 seg_hits.push(Hit {
                     rule,
                     verdict: Verdict::Deny,
@@ -270,11 +290,13 @@ pub fn decide_walked(
         let mut allowed = false;
         if !seg.deny_only && !no_command {
             let mut allow_hits = Vec::new();
-            src.match_segment(&rd.allow, true, host, &mut |rule, _| allow_hits.push(rule))?;
+            src.match_segment(&rd.allow, Side::Allow, host, &mut |rule, _| {
+                allow_hits.push(rule)
+            })?;
             // The rule must also match the segment as written, as in Claude Code.
             whole::keep_literal(src, host, &seg.text, &mut allow_hits)?;
             let seg_text = seg.text.as_bytes();
-            src.match_content(tools::BASH, &[seg_text], true, host, &mut |rule| {
+            src.match_content(tools::BASH, &[seg_text], Side::Allow, host, &mut |rule| {
                 allow_hits.push(rule)
             })?;
             allow_hits.sort_unstable();
@@ -319,7 +341,7 @@ pub fn decide_walked(
     src.match_content(
         tools::BASH,
         &[command.as_bytes(), dq.as_bytes()],
-        false,
+        Side::Restrict,
         host,
         &mut |rule| content.push(rule),
     )?;
@@ -456,7 +478,7 @@ fn touches(
                     continue;
                 }
                 let q = PathQuery::new(&text, &c);
-                src.match_path(tool, &q, &c, false, host, &mut |r| f(r, possible))?;
+                src.match_path(tool, &q, &c, Side::Restrict, host, &mut |r| f(r, possible))?;
                 if u.recursive && !possible {
                     src.match_path_under(tool, &q.lexical, &c, host, &mut |r| f(r, true))?;
                 }
@@ -600,7 +622,9 @@ fn decide_tool(
                 } else {
                     Match::Possible
                 };
-                src.match_path(t, &q, ctx, false, host, &mut |rule| raw.push((rule, m)))?;
+                src.match_path(t, &q, ctx, Side::Restrict, host, &mut |rule| {
+                    raw.push((rule, m))
+                })?;
             }
             if path_tool {
                 // Claude Code reads `dir/**` as covering `dir` itself (a Grep over `secrets/`
@@ -611,7 +635,7 @@ fn decide_tool(
                 let cq = PathQuery::new(&child, ctx);
                 for &(t, definite) in &deny_tools {
                     if definite {
-                        src.match_path(t, &cq, ctx, false, host, &mut |rule| {
+                        src.match_path(t, &cq, ctx, Side::Restrict, host, &mut |rule| {
                             raw.push((rule, Match::Definite))
                         })?;
                     }
@@ -627,7 +651,7 @@ fn decide_tool(
             }
             if path_tool {
                 let mut allowed = false;
-                src.match_path(tool, &q, ctx, true, host, &mut |rule| {
+                src.match_path(tool, &q, ctx, Side::Allow, host, &mut |rule| {
                     allowed = true;
                     raw.push((rule, Match::Definite))
                 })?;
@@ -647,13 +671,23 @@ fn decide_tool(
         // starts elsewhere (`../*`, `{a,..}`, `/etc/*`, `~/.ssh/*`): then never allowed.
         every_path_allowed &= !tp.escapes;
     }
-    src.match_content(tool, &[input_text.as_bytes()], false, host, &mut |rule| {
-        raw.push((rule, Match::Definite))
-    })?;
-    src.match_content(tool, &[input_text.as_bytes()], true, host, &mut |rule| {
-        whole.push(rule);
-        raw.push((rule, Match::Definite))
-    })?;
+    src.match_content(
+        tool,
+        &[input_text.as_bytes()],
+        Side::Restrict,
+        host,
+        &mut |rule| raw.push((rule, Match::Definite)),
+    )?;
+    src.match_content(
+        tool,
+        &[input_text.as_bytes()],
+        Side::Allow,
+        host,
+        &mut |rule| {
+            whole.push(rule);
+            raw.push((rule, Match::Definite))
+        },
+    )?;
     raw.sort_by_key(|&(r, m)| (r, m == Match::Possible));
     raw.dedup_by_key(|x| x.0);
     let mut allowed = path_tool && every_path_allowed;
@@ -678,7 +712,7 @@ fn decide_tool(
 }
 
 /// Why a matched rule did not win, for explain.
-pub fn why_lost(src: &dyn RuleSource, out: &Outcome, hit: &Hit) -> Result<String, Corrupt> {
+pub fn why_lost(src: &dyn RuleFacts, out: &Outcome, hit: &Hit) -> Result<String, Corrupt> {
     let Some(w) = out.winner else {
         return Ok(match out.decision {
             Decision::Ask => "an unattestable construct decides (ask); no rule is named".into(),

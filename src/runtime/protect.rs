@@ -17,10 +17,10 @@ mod gather;
 
 pub use gather::Protected;
 
-use super::{Cause, Corrupt, Hit, Outcome, Request, RuleDesc, RuleSource, Score};
+use super::{Cause, Corrupt, Hit, Outcome, Request, RuleDesc, RuleFacts, RuleSource, Score};
 use crate::ir::{Decision, Tier, Verdict};
 use crate::paths::normalize;
-use crate::pattern::{Match, WILD};
+use crate::pattern::WILD;
 use crate::shell::effects::{Access, Effects, FileUse};
 use crate::shell::{Walk, UNKNOWN};
 use crate::tools;
@@ -549,13 +549,14 @@ fn collect_strings(v: &serde_json::Value, out: &mut Vec<String>, depth: u32) -> 
     }
 }
 
-/// A rule source with the synthetic self-protection rule as rule [`SYNTHETIC`].
+/// The facts of a rule source with the synthetic self-protection rule as rule
+/// [`SYNTHETIC`] (matching never meets it: it is only named, by the reason and explain).
 pub struct Guarded<'a> {
-    pub inner: &'a dyn RuleSource,
+    pub inner: &'a dyn RuleFacts,
     pub finding: Option<Finding>,
 }
 
-impl RuleSource for Guarded<'_> {
+impl RuleFacts for Guarded<'_> {
     fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt> {
         match (rule, &self.finding) {
             (SYNTHETIC, Some(f)) => Ok(f.verdict),
@@ -603,56 +604,6 @@ impl RuleSource for Guarded<'_> {
             }),
             _ => self.inner.describe(rule),
         }
-    }
-    fn match_segment(
-        &self,
-        r: &[u8],
-        a: bool,
-        h: &str,
-        f: &mut dyn FnMut(u32, Match),
-    ) -> Result<(), Corrupt> {
-        self.inner.match_segment(r, a, h, f)
-    }
-    fn match_content(
-        &self,
-        t: &str,
-        x: &[&[u8]],
-        a: bool,
-        h: &str,
-        f: &mut dyn FnMut(u32),
-    ) -> Result<(), Corrupt> {
-        self.inner.match_content(t, x, a, h, f)
-    }
-    fn match_tool(
-        &self,
-        t: &str,
-        s: &str,
-        i: &str,
-        h: &str,
-        f: &mut dyn FnMut(u32, Match),
-    ) -> Result<(), Corrupt> {
-        self.inner.match_tool(t, s, i, h, f)
-    }
-    fn match_path_under(
-        &self,
-        t: &str,
-        d: &Path,
-        c: &super::Context,
-        h: &str,
-        f: &mut dyn FnMut(u32),
-    ) -> Result<(), Corrupt> {
-        self.inner.match_path_under(t, d, c, h, f)
-    }
-    fn match_path(
-        &self,
-        t: &str,
-        q: &super::PathQuery,
-        c: &super::Context,
-        a: bool,
-        h: &str,
-        f: &mut dyn FnMut(u32),
-    ) -> Result<(), Corrupt> {
-        self.inner.match_path(t, q, c, a, h, f)
     }
 }
 

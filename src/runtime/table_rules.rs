@@ -4,7 +4,7 @@
 //! [`Corrupt`], never a panic.
 
 use super::pathmatch::{path_could_hold, policy_dir, rule_matches};
-use super::{Context, Corrupt, PathQuery, RuleDesc, RuleSource, Score};
+use super::{Context, Corrupt, PathQuery, RuleDesc, RuleFacts, RuleSource, Score, Side};
 use crate::ir::{PatternKind, Tier, Verdict};
 use crate::paths::Anchor;
 use crate::pattern::{self, Match, STAR, WILD};
@@ -321,7 +321,7 @@ impl<'a> TableRules<'a> {
     }
 }
 
-impl RuleSource for TableRules<'_> {
+impl RuleFacts for TableRules<'_> {
     fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt> {
         Verdict::from_u8((self.rw(rule, 0)? & 0xFF) as u8).ok_or(Corrupt)
     }
@@ -359,14 +359,17 @@ impl RuleSource for TableRules<'_> {
             reason,
         })
     }
+}
 
+impl RuleSource for TableRules<'_> {
     fn match_segment(
         &self,
         reading: &[u8],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
+        let allow = side.is_allow();
         let (pats, idx, hash) = if allow {
             (self.al_pats, self.al_idx, self.al_hash)
         } else {
@@ -457,10 +460,11 @@ impl RuleSource for TableRules<'_> {
         &self,
         tool: &str,
         texts: &[&[u8]],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
+        let allow = side.is_allow();
         if self.content_idx.is_empty() {
             return self.match_content_linear(tool, texts, allow, host, f);
         }
@@ -482,10 +486,11 @@ impl RuleSource for TableRules<'_> {
         tool: &str,
         q: &PathQuery,
         ctx: &Context,
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
+        let allow = side.is_allow();
         let n = self.pathpats.len() / (PATH_WORDS * 4);
         for e in 0..n {
             let w = |k: usize| word(self.pathpats, e * PATH_WORDS + k);
