@@ -234,6 +234,18 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         Some(why) => super::session::degrade((decision, reason), why),
         None => (decision, reason),
     };
+    // Agent configuration that appeared, vanished or changed since polc last saw it denies
+    // every answer until a person confirms (runtime::tripwire).
+    let mut watched: Vec<&Path> = vec![root.as_path()];
+    watched.extend(roots.other.as_deref());
+    let (decision, reason) =
+        match crate::runtime::tripwire::verdict(layers.state_dir.as_deref(), &watched) {
+            Some(why) => {
+                notice = Some(why.clone());
+                (Decision::Deny, why)
+            }
+            None => (decision, reason),
+        };
     let reason_is_table_problem = reason.contains("table is corrupt");
     let a = finalize(host, &inp, decision, reason);
     let mut r = host.render(&a, ev);
@@ -243,7 +255,46 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     if r.stderr.is_none() {
         r.stderr = notice;
     }
+    // Only beside an answer: on an error exit stderr is the reason the host shows.
+    if r.exit == 0 {
+        if let Some(w) = other_polc_on_path() {
+            r.stderr = Some(match r.stderr.take() {
+                Some(s) => format!("{s}\n{w}"),
+                None => w,
+            });
+        }
+    }
     r
+}
+
+/// A warning when `command -v polc` is not the binary running this hook: the person's
+/// `polc build`, `polc trust` and `polc confirm` then run another polc than the hook does
+/// (issue 9 item 2: a `polc` planted ahead on PATH is what an agent would use to fool them).
+fn other_polc_on_path() -> Option<String> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let exe = std::env::current_exe().ok()?;
+    let me = std::fs::metadata(&exe).ok()?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path)
+        .take(64)
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join("polc"))
+        .find_map(|p| {
+            let m = std::fs::metadata(&p).ok()?;
+            (m.is_file() && m.permissions().mode() & 0o111 != 0).then_some((p, m))
+        });
+    match found {
+        Some((_, m)) if (m.dev(), m.ino()) == (me.dev(), me.ino()) => None,
+        Some((p, _)) => Some(format!(
+            "polc warning: `command -v polc` is {} but this hook runs {}: the polc you run on the terminal is not the hook's",
+            p.display(),
+            exe.display()
+        )),
+        None => Some(format!(
+            "polc warning: no polc on PATH; this hook runs {}: put it on PATH so the polc you run on the terminal is the hook's",
+            exe.display()
+        )),
+    }
 }
 
 /// Decide under each project root (two when the host's folder and the session's start

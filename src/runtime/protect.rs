@@ -40,6 +40,7 @@ const POLC_GUARDED: &[&str] = &[
     "uninstall",
     "forget",
     "import",
+    "confirm",
 ];
 
 /// What self-protection found.
