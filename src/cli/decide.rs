@@ -2,7 +2,7 @@
 
 use super::command_text;
 use crate::host::exit::{decide_exit, ExitCode};
-use crate::runtime::layers::{self, Layers};
+use crate::runtime::layers::Layers;
 use crate::runtime::Request;
 use std::path::PathBuf;
 
@@ -21,10 +21,10 @@ pub fn decide(table: Option<PathBuf>, host: Option<String>, command: &[String]) 
     // A plugin's hook names its host; a person trying a command on the terminal does not.
     let from_plugin = host.is_some();
     let host = host.unwrap_or_else(|| "claude".into());
-    if !crate::ir::is_known_host(&host) {
+    if !crate::hosts::is_known_host(&host) {
         eprintln!(
             "polc: unknown host `{host}` (known: {})",
-            layers::known_hosts_list()
+            crate::hosts::known_hosts_list()
         );
         return ExitCode::Deny as i32;
     }

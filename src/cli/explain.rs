@@ -2,11 +2,12 @@
 //! every other matching rule lost.
 
 use super::{command_text, default_sources, Format};
-use crate::ir::{Tier, TOOL_BASH};
+use crate::ir::Tier;
 use crate::runtime::layers::{Layers, Loaded, Union};
 use crate::runtime::protect::{decide_guarded, Guarded, Protected};
 use crate::runtime::table_rules::TableRules;
 use crate::runtime::{decide, why_lost, Cause, Outcome, Request, RuleSource};
+use crate::tools;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -18,18 +19,18 @@ pub fn explain(
     format: Format,
     command: &[String],
 ) -> i32 {
-    if !crate::ir::is_known_host(host) {
+    if !crate::hosts::is_known_host(host) {
         eprintln!(
             "polc: unknown host `{host}` (known: {})",
-            crate::runtime::layers::known_hosts_list()
+            crate::hosts::known_hosts_list()
         );
         return 2;
     }
     let text = command_text(command);
     // Agents' tool names are accepted too (`Read`, `run_shell_command`, `WebFetch`, …).
-    let shell = tool == TOOL_BASH || crate::host::input::SHELL_TOOLS.contains(&tool);
+    let shell = tool == tools::BASH || crate::tools::is_shell(tool);
     let name = tool.to_string();
-    let tool = &crate::host::input::canonical_tool(tool);
+    let tool = &crate::tools::canonical(tool);
     let req = if shell {
         Request::Bash {
             command: text.clone(),

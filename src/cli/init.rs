@@ -115,7 +115,7 @@ pub fn target(
                 preamble: r#""version":1,"#,
             }
         }
-        Host::Vscode | Host::Droid | Host::Vibe => {
+        Host::Vscode | Host::Droid | Host::Vibe | Host::Openclaw => {
             return Err(format!(
                 "`polc init` does not know {}'s settings file yet; merge `polc hook --print-config --host {}` by hand",
                 host.name(),
@@ -489,7 +489,7 @@ pub fn init_cmd(host: &str, scope: Scope, remove: bool) -> i32 {
         eprintln!("polc: {why}");
         return 2;
     }
-    let Some(h) = Host::parse(host) else {
+    let Some(h) = Host::parse_hook(host) else {
         eprintln!("polc: unknown host `{host}`");
         return 2;
     };

@@ -19,7 +19,32 @@ pub enum ExitCode {
 
 /// Host-authoritative hosts own approval: `default` becomes allow there.
 pub fn host_authoritative(host: &str) -> bool {
-    crate::ir::HOST_AUTHORITATIVE_HOSTS.contains(&host)
+    crate::hosts::Host::parse(host).is_some_and(|h| h.authoritative())
+}
+
+/// An answer in the exit-code protocol (a plugin caller's host, `Protocol::ExitCodes`):
+/// nothing on stdout, the reason on stderr unless allowed, the exit code.
+pub fn render(a: &super::answer::Answer) -> super::answer::Rendered {
+    use super::answer::Kind;
+    let (exit, say) = match a.kind {
+        Kind::Allow => (ExitCode::Allow, false),
+        Kind::Deny => (ExitCode::Deny, true),
+        Kind::Ask | Kind::Default => (ExitCode::Ask, true),
+    };
+    super::answer::Rendered {
+        stdout: Vec::new(),
+        stderr: say.then(|| a.reason.clone()),
+        exit: exit as i32,
+    }
+}
+
+/// The error row of the exit-code protocol: deny (2), the reason on stderr.
+pub fn error(reason: &str) -> super::answer::Rendered {
+    super::answer::Rendered {
+        stdout: Vec::new(),
+        stderr: Some(super::answer::clip(reason)),
+        exit: ExitCode::Deny as i32,
+    }
 }
 
 pub fn exit_for(decision: Decision, host: &str) -> ExitCode {

@@ -25,7 +25,7 @@ pub struct HookArgs {
 
 /// Run the hook; returns the exit code after writing the answer.
 pub fn run(args: HookArgs) -> i32 {
-    let Some(host) = Host::parse(&args.host) else {
+    let Some(host) = Host::parse_hook(&args.host) else {
         // Unknown protocol: nothing on stdout, the reason on stderr, exit 2.
         let r = super::unknown_host_error(&args.host);
         return emit(&r);

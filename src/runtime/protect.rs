@@ -23,6 +23,7 @@ use crate::paths::normalize;
 use crate::pattern::{Match, WILD};
 use crate::shell::effects::{Access, Effects, FileUse};
 use crate::shell::{Walk, UNKNOWN};
+use crate::tools;
 use std::path::{Path, PathBuf};
 
 pub const RULE_ID: &str = "polc-self-protection";
@@ -105,7 +106,7 @@ impl Protected {
     }
 
     fn check_tool(&self, tool: &str, subject: &str, input: &str, cwd: &Path) -> Option<Finding> {
-        if matches!(tool, "read" | "webfetch" | "websearch") {
+        if matches!(tool, tools::READ | tools::WEBFETCH | tools::WEBSEARCH) {
             return None;
         }
         let mut strings: Vec<String> = vec![subject.to_string()];
@@ -122,7 +123,7 @@ impl Protected {
         }
         for s in strings.iter().filter(|s| !s.is_empty()) {
             let p = self.resolve(s.as_bytes(), cwd);
-            let edit = tool == "edit";
+            let edit = tool == tools::EDIT;
             if self.covers(&p) {
                 let v = if edit && !self.ask_only(&p) {
                     Verdict::Deny

@@ -445,7 +445,7 @@ pub fn rule_names_paths(d: &RuleDesc, paths: &[PathBuf], ctx: &Context) -> bool 
             let spec = rest.strip_suffix(')').unwrap_or(rest);
             return match tool {
                 "Bash" => !spec.contains('*'),
-                "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "Read" => names(spec, paths, ctx),
+                t if crate::tools::claude::PATH_RULE_TOOLS.contains(&t) => names(spec, paths, ctx),
                 _ => false,
             };
         }
