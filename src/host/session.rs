@@ -110,20 +110,7 @@ fn disagree(a: &Path, b: &Path) -> bool {
     !(a.starts_with(&b) || b.starts_with(&a))
 }
 
-/// Two decisions of one call (one per disagreeing root): deny or ask if either says so;
-/// allow only if both allow (a path is inside the project only if inside both).
-pub fn combine(a: (Decision, String), b: (Decision, String)) -> (Decision, String) {
-    use Decision::*;
-    match (a.0, b.0) {
-        (Deny, _) => a,
-        (_, Deny) => b,
-        (Ask, _) => a,
-        (_, Ask) => b,
-        (Allow, Allow) => a,
-        (Default, _) => a,
-        (_, Default) => b,
-    }
-}
+// Two roots' decisions are combined in `runtime::entry` (the stricter wins).
 
 /// The cap for a call whose session record is unusable: anything but deny becomes ask.
 pub fn degrade(d: (Decision, String), why: &str) -> (Decision, String) {

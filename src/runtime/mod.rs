@@ -2,6 +2,7 @@
 //! table ([`table_rules::TableRules`]) or the reference interpreter ([`interp::Reference`]).
 //! Both sources answer the same questions; the differential test holds them equal.
 
+pub mod entry;
 pub mod host_checks;
 #[cfg(feature = "compiler")]
 pub mod interp;
