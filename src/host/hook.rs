@@ -130,15 +130,31 @@ fn emit(r: &Rendered) -> i32 {
     r.exit
 }
 
-fn read_stdin() -> Result<Vec<u8>, String> {
+/// Why the hook's stdin cannot be used (the error row).
+#[derive(Debug)]
+enum StdinError {
+    Read(std::io::Error),
+    TooLarge,
+}
+
+impl std::fmt::Display for StdinError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StdinError::Read(e) => write!(f, "polc: cannot read the hook input: {e}"),
+            StdinError::TooLarge => f.write_str("polc: hook input over 1 MiB; denied"),
+        }
+    }
+}
+
+fn read_stdin() -> Result<Vec<u8>, StdinError> {
     let mut buf = Vec::with_capacity(8192);
     std::io::stdin()
         .lock()
         .take(MAX_STDIN as u64 + 1)
         .read_to_end(&mut buf)
-        .map_err(|e| format!("polc: cannot read the hook input: {e}"))?;
+        .map_err(StdinError::Read)?;
     if buf.len() > MAX_STDIN {
-        return Err("polc: hook input over 1 MiB; denied".into());
+        return Err(StdinError::TooLarge);
     }
     Ok(buf)
 }
@@ -149,7 +165,7 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     let ev0 = args.event.unwrap_or(Event::PreToolUse);
     let bytes = match read_stdin() {
         Ok(b) => b,
-        Err(e) => return host.error_for(ev0, &e),
+        Err(e) => return host.error_for(ev0, &e.to_string()),
     };
     let inp = match input::parse(&bytes) {
         Ok(i) => i,
@@ -198,25 +214,74 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         unattestable: mapped.unattestable.as_deref(),
         cwd: &cwd,
     };
-    let decided = finish(entry::decide(&layers, &call), &roots);
+    let decided = finish(
+        entry::decide(&layers, &call),
+        &roots,
+        layers.state_dir.as_deref(),
+    );
     let a = finalize(host, &inp, decided.decision, reason(&decided));
     let mut r = host.render(&a, ev);
     if r.stderr.is_none() {
         r.stderr = notice(&decided);
     }
+    // Only beside an answer: on an error exit stderr is the reason the host shows.
+    if r.exit == 0 {
+        if let Some(w) = other_polc_on_path() {
+            r.stderr = Some(match r.stderr.take() {
+                Some(s) => format!("{s}\n{w}"),
+                None => w,
+            });
+        }
+    }
     r
 }
 
+/// A warning when `command -v polc` is not the binary running this hook: the person's
+/// `polc build`, `polc trust` and `polc confirm` then run another polc than the hook does
+/// (issue 9 item 2: a `polc` planted ahead on PATH is what an agent would use to fool them).
+fn other_polc_on_path() -> Option<String> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let exe = std::env::current_exe().ok()?;
+    let me = std::fs::metadata(&exe).ok()?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path)
+        .take(64)
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join("polc"))
+        .find_map(|p| {
+            let m = std::fs::metadata(&p).ok()?;
+            (m.is_file() && m.permissions().mode() & 0o111 != 0).then_some((p, m))
+        });
+    match found {
+        Some((_, m)) if (m.dev(), m.ino()) == (me.dev(), me.ino()) => None,
+        Some((p, _)) => Some(format!(
+            "polc warning: `command -v polc` is {} but this hook runs {}: the polc you run on the terminal is not the hook's",
+            p.display(),
+            exe.display()
+        )),
+        None => Some(format!(
+            "polc warning: no polc on PATH; this hook runs {}: put it on PATH so the polc you run on the terminal is the hook's",
+            exe.display()
+        )),
+    }
+}
+
 /// The seam after the decision: steps that post-process it before it is rendered, each
-/// through [`Decided::adjust`]. Today the session's cap (an unknown project root: anything
-/// but deny becomes ask); session denial tracking and the agent-configuration tripwire go
-/// here too (`src/runtime/README.md`).
-fn finish(mut d: Decided, roots: &super::session::Roots) -> Decided {
+/// through [`Decided::adjust`]: the session's cap (an unknown project root: anything but
+/// deny becomes ask) and the agent-configuration tripwire (`runtime::tripwire`: a change
+/// since polc last saw it denies every answer until a person confirms); session denial
+/// tracking goes here too (`src/runtime/README.md`).
+fn finish(mut d: Decided, roots: &super::session::Roots, state_dir: Option<&Path>) -> Decided {
     if let Some(why) = &roots.degraded {
         if d.decision != Decision::Deny {
             let (decision, reason) = super::session::degrade((d.decision, String::new()), why);
             d.adjust(decision, reason);
         }
+    }
+    let mut watched: Vec<&Path> = vec![roots.root.as_path()];
+    watched.extend(roots.other.as_deref());
+    if let Some(why) = crate::runtime::tripwire::verdict(state_dir, &watched) {
+        d.adjust(Decision::Deny, why);
     }
     d
 }

@@ -250,11 +250,11 @@ impl Layers {
             if let Err(e) = table.check_fresh() {
                 return Loaded::Unusable(e.describe(&spec.path));
             }
-            if TableRules::new(|k| table.section(k)).is_err() {
-                return Loaded::Unusable(format!(
-                    "polc table {} lacks a rule section: run `polc build`",
-                    spec.path.display()
-                ));
+            if let Err(e) = TableRules::new(|k| table.section(k)) {
+                let e = crate::table::LoadError::Corrupt {
+                    what: e.to_string(),
+                };
+                return Loaded::Unusable(e.describe(&spec.path));
             }
             let trusted = match spec.tier {
                 Tier::Managed | Tier::User => true,
@@ -310,7 +310,7 @@ impl<'a> Union<'a> {
         let mut parts = Vec::new();
         let mut off = 0u32;
         for l in layers {
-            let t = TableRules::new(|k| l.table.section(k))?;
+            let t = TableRules::new(|k| l.table.section(k)).map_err(|_| Corrupt)?;
             let n = t.rule_count() as u32;
             parts.push((t, off, l.spec.tier, l.trusted));
             off = off.checked_add(n).ok_or(Corrupt)?;

@@ -12,6 +12,7 @@ pub mod protect;
 pub mod state;
 pub mod table_rules;
 pub mod toolpaths;
+pub mod tripwire;
 pub mod trust;
 pub mod whole;
 

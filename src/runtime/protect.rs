@@ -41,6 +41,7 @@ const POLC_GUARDED: &[&str] = &[
     "uninstall",
     "forget",
     "import",
+    "confirm",
 ];
 
 /// What self-protection found.
@@ -318,10 +319,12 @@ impl Protected {
     }
 
     fn polc_command(&self, e: &Effects, stage: &[Vec<u8>], worst: &mut Worst) {
-        let copy_of_polc = self.binaries.iter().any(|b| {
-            stage
-                .first()
-                .is_some_and(|p| self.same_file(&self.resolve(p, Path::new("/")), b))
+        // A renamed copy of polc run by its path. (A bare name is found on PATH, not under
+        // `/`: resolving it here named `/git` and cost a PATH scan and a stat per call.)
+        let by_path = stage.first().filter(|p| p.contains(&b'/'));
+        let copy_of_polc = by_path.is_some_and(|p| {
+            let p = self.resolve(p, Path::new("/"));
+            self.binaries().iter().any(|b| self.same_file(&p, b))
         });
         if !e.program.contains("polc") && !copy_of_polc {
             return;
@@ -358,7 +361,7 @@ impl Protected {
                 let copies_binary = u.access == Access::Read
                     && segment_writes
                     && pats.iter().any(|pat| {
-                        self.binaries
+                        self.binaries()
                             .iter()
                             .any(|b| gather::glob_match(pat, b.as_os_str().as_encoded_bytes()))
                     });
@@ -464,7 +467,7 @@ impl Protected {
             Access::Read
                 if segment_writes
                     && u.recursive
-                    && self.binaries.iter().any(|b| b.starts_with(p)) =>
+                    && self.binaries().iter().any(|b| b.starts_with(p)) =>
             {
                 worst.raise(
                     Verdict::Deny,

@@ -29,7 +29,7 @@ pub use crate::tools::claude::FILE_TOOLS;
 /// Why a rule string cannot be read. Positions are character offsets inside the string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClaudeError {
-    pub code: &'static str,
+    pub code: crate::syntax::codes::Code,
     pub message: String,
     pub help: Option<String>,
 }

@@ -28,7 +28,7 @@ impl Severity {
 pub struct Diagnostic {
     pub severity: Severity,
     /// `E001`.. for errors, `W001`.. for warnings; listed in `src/syntax/README.md`.
-    pub code: &'static str,
+    pub code: crate::syntax::codes::Code,
     pub message: String,
     pub span: Span,
     /// Caret width in characters, at least 1.
@@ -39,7 +39,11 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn error(
+        code: crate::syntax::codes::Code,
+        message: impl Into<String>,
+        span: Span,
+    ) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             code,
@@ -51,7 +55,11 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn warning(
+        code: crate::syntax::codes::Code,
+        message: impl Into<String>,
+        span: Span,
+    ) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, message, span)
@@ -296,15 +304,9 @@ impl SourceText {
         }
     }
 
-    /// A diagnostic at byte range `start..end` (caret width = characters, clipped to the line).
-    pub fn diag(
-        &self,
-        severity: Severity,
-        code: &'static str,
-        message: impl Into<String>,
-        start: usize,
-        end: usize,
-    ) -> Diagnostic {
+    /// The span of byte range `start..end` and its width in characters (clipped to the line,
+    /// at least 1).
+    pub fn range(&self, start: usize, end: usize) -> (Span, u32) {
         let span = self.span(start);
         let line_end = self.line_end(floor_char(&self.text, start.min(self.text.len())));
         let end = end.clamp(start, line_end.max(start));
@@ -312,13 +314,26 @@ impl SourceText {
             ..floor_char(&self.text, end.min(self.text.len()))]
             .chars()
             .count() as u32;
+        (span, len.max(1))
+    }
+
+    /// A diagnostic at byte range `start..end` (caret width = characters, clipped to the line).
+    pub fn diag(
+        &self,
+        severity: Severity,
+        code: crate::syntax::codes::Code,
+        message: impl Into<String>,
+        start: usize,
+        end: usize,
+    ) -> Diagnostic {
+        let (span, len) = self.range(start, end);
         let line_text = self.line_text(span.line).to_string();
         Diagnostic {
             severity,
             code,
             message: message.into(),
             span,
-            len: len.max(1),
+            len,
             line_text,
             help: None,
         }
@@ -326,7 +341,7 @@ impl SourceText {
 
     pub fn error(
         &self,
-        code: &'static str,
+        code: crate::syntax::codes::Code,
         message: impl Into<String>,
         start: usize,
         end: usize,

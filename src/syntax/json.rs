@@ -242,19 +242,20 @@ pub fn parse_policy(src: &SourceText, settings: bool, diags: &mut Diagnostics) -
 }
 
 impl Reader<'_> {
-    fn err(&mut self, code: &'static str, msg: impl Into<String>, n: &JNode) -> &mut Diagnostic {
+    fn err(
+        &mut self,
+        code: crate::syntax::codes::Code,
+        msg: impl Into<String>,
+        n: &JNode,
+    ) -> &mut Diagnostic {
         let d = self.src.error(code, msg, n.start, n.end);
         self.diags.push(d);
         self.diags.0.last_mut().expect("pushed")
     }
 
     fn located<T>(&self, n: &JNode, value: T) -> Located<T> {
-        let d = self.src.error("", "", n.start, n.end);
-        Located {
-            value,
-            span: d.span,
-            len: d.len,
-        }
+        let (span, len) = self.src.range(n.start, n.end);
+        Located { value, span, len }
     }
 
     fn wrong_type(&mut self, what: &str, expected: &str, n: &JNode) {
@@ -947,7 +948,7 @@ mod tests {
         // In permcheck.json, Claude Code's own keys are notes; a key outside its schema is
         // an error.
         let (_, d) = parse("permcheck.json", text);
-        let codes = |c: &str| d.iter().filter(|d| d.code == c).count();
+        let codes = |c: crate::syntax::codes::Code| d.iter().filter(|d| d.code == c).count();
         assert_eq!(
             (
                 codes(crate::syntax::codes::E012),
