@@ -1,15 +1,16 @@
 #!/bin/sh
 # Lists functions longer than a bound (default 100 lines, from the `fn` line to its closing
 # brace) in src/, outside tests (`tests.rs` files and `#[cfg(test)] mod … {` blocks).
-# Usage: scripts/long-fns.sh [MAX] [--check]   (--check: exit 1 when any is listed, except the
-# paths in EXEMPT, which another change owns).
+# Usage: scripts/long-fns.sh [MAX] [--check]   (--check: exit 1 when a function not in EXEMPT
+# is listed).
 # Relies on rustfmt's layout: a function's closing brace is the first line after it at the
 # `fn` line's indentation.
 set -eu
 cd "$(dirname "$0")/.."
 max=${1:-100}
 check=${2:-}
-EXEMPT=${LONG_FNS_EXEMPT:-}
+# Not yet split (the policy readers and the formatter): an extended regex over the lines above.
+EXEMPT=${LONG_FNS_EXEMPT:-'src/syntax/json.rs:[0-9]+ (permission|json_rule)$|src/syntax/claude.rs:[0-9]+ map_rule$|src/fmt/mod.rs:[0-9]+ item$'}
 find src -name '*.rs' ! -name tests.rs | sort | while read -r f; do
   awk -v max="$max" -v file="$f" '
     function indent(s) { match(s, /^ */); return RLENGTH }
