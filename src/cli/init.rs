@@ -572,10 +572,10 @@ pub fn init_cmd(host: &str, scope: Scope, remove: bool) -> i32 {
     // The person just approved this write: record it, so the hook's "agent configuration
     // changed" tripwire does not deny the next call for it (runtime::tripwire). Only this
     // file: other changes still wait for `polc confirm`.
-    if let (Scope::Project, Some(state)) = (scope, crate::runtime::state::state_dir()) {
+    if let (Scope::Project, Some(at)) = (scope, crate::runtime::tripwire::Places::fixed()) {
         let croot = crate::runtime::trust::canon(&root);
         let file = crate::runtime::trust::canon(&t.file);
-        let _ = crate::runtime::tripwire::record_written(&state, &croot, &file);
+        let _ = crate::runtime::tripwire::record_written(&at, &croot, &file);
     }
     for n in &notes {
         println!("note: {n}");
