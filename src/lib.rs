@@ -15,6 +15,8 @@ pub mod content;
 #[cfg(feature = "compiler")]
 pub mod fmt;
 pub mod host;
+#[cfg(feature = "compiler")]
+pub mod import;
 pub mod ir;
 #[cfg(feature = "compiler")]
 pub mod lint;

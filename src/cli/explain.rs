@@ -88,6 +88,13 @@ pub fn explain(
             2
         }
         Loaded::Ready(loaded) => {
+            // A table built with `--from HOST` holds a snapshot of the agent's rules: say
+            // when they have changed since.
+            for l in &loaded {
+                for m in super::import::drift(&l.table.meta().sources) {
+                    eprintln!("note: {}: {m}", l.spec.path.display());
+                }
+            }
             let Ok(u) = Union::new(&loaded) else { return 2 };
             // explain is run by a person: show the table's allows even when untrusted,
             // but say so.
