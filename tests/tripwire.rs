@@ -263,6 +263,27 @@ fn every_kind_of_change_trips_and_claudes_own_allow_additions_do_not() {
         ("a Codex folder appeared", &|p| {
             p.write(".codex/config.toml", "");
         }),
+        ("VS Code MCP servers appeared", &|p| {
+            p.write(".vscode/mcp.json", "{}");
+        }),
+        ("Cursor MCP servers appeared", &|p| {
+            p.write(".cursor/mcp.json", "{}");
+        }),
+        ("a Copilot agent appeared", &|p| {
+            p.write(".github/agents/x.agent.md", "---\nmcp-servers: {}\n---\n");
+        }),
+        ("a Gemini extension appeared", &|p| {
+            p.write(".gemini/extensions/x/gemini-extension.json", "{}");
+        }),
+        ("a shared skill appeared", &|p| {
+            p.write(".agents/skills/x/SKILL.md", "x");
+        }),
+        ("an invalid rule appended to the local allow list", &|p| {
+            p.write(
+                ".claude/settings.local.json",
+                r#"{"permissions":{"allow":["Bash(ls)","Bash(npm test)","Bash(x"]}}"#,
+            );
+        }),
         ("a symlink in place of a file", &|p| {
             std::fs::remove_file(p.path(".mcp.json")).unwrap();
             std::os::unix::fs::symlink("/etc/hostname", p.path(".mcp.json")).unwrap();
@@ -374,4 +395,43 @@ fn the_hook_warns_when_command_v_polc_is_another_file() {
     assert!(!err.contains("warning"), "{err}");
     let err = run("/usr/bin:/bin".into());
     assert!(err.contains("no polc on PATH"), "{err}");
+}
+
+#[test]
+fn a_deleted_record_is_not_first_sight_and_linked_skills_are_guarded() {
+    let p = Project::new();
+    p.write(
+        "policies/main.pol",
+        "allow bash glob \"*\" { id all }\nallow edit glob \"**\" { id edit-all }\n",
+    );
+    p.build_trusted();
+    // The shared-skills layout: .claude/skills/s -> ../../.agents-shared/s
+    p.write(".agents-shared/s/SKILL.md", "skill");
+    std::fs::create_dir_all(p.path(".claude/skills")).unwrap();
+    std::os::unix::fs::symlink("../../.agents-shared/s", p.path(".claude/skills/s")).unwrap();
+    assert_eq!(claude(&p, "ls").0.as_deref(), Some("allow"));
+    // Writing the link's target is writing the skill.
+    for cmd in [
+        "cp src/x .agents-shared/s/SKILL.md",
+        "echo hooks: >> .agents-shared/s/SKILL.md",
+        "rm -rf .agents-shared",
+    ] {
+        let (d, text) = claude(&p, cmd);
+        assert!(
+            matches!(d.as_deref(), Some("ask") | Some("deny")),
+            "{cmd}: {text}"
+        );
+    }
+    // An edit there by another route trips.
+    p.write(".agents-shared/s/SKILL.md", "---\nhooks: {}\n---\n");
+    assert_eq!(claude(&p, "ls").0.as_deref(), Some("deny"));
+    p.confirm_config();
+    assert_eq!(claude(&p, "ls").0.as_deref(), Some("allow"));
+    // The record deleted (by a program the policy let run) and the configuration changed:
+    // not a first call.
+    std::fs::remove_dir_all(p.state.path().join("agent-config")).unwrap();
+    p.write(".claude/settings.json", r#"{"disableAllHooks":true}"#);
+    let (d, text) = claude(&p, "ls");
+    assert_eq!(d.as_deref(), Some("deny"), "{text}");
+    assert!(text.contains("missing"), "{text}");
 }

@@ -52,9 +52,10 @@ pub fn decide(table: Option<PathBuf>, host: Option<String>, command: &[String]) 
     // The agent configuration tripwire (runtime::tripwire), as in `polc hook`.
     if from_plugin {
         let root = layers.project_root.clone();
-        if let Some(why) =
-            crate::runtime::tripwire::verdict(layers.state_dir.as_deref(), &[root.as_path()])
-        {
+        if let Some(why) = crate::runtime::tripwire::verdict(
+            crate::runtime::tripwire::Places::fixed().as_ref(),
+            &[root.as_path()],
+        ) {
             (code, note) = (ExitCode::Deny, Some(why.replacen("polc deny: ", "", 1)));
         }
     }

@@ -71,14 +71,7 @@ pub fn forget_cmd(project: Option<PathBuf>, table: Option<PathBuf>) -> i32 {
         let _ = writeln!(w, "polc: forgot {what} ({n} record(s))");
         Ok(true)
     };
-    match run() {
-        Ok(true) => 0,
-        Ok(false) => 1,
-        Err(e) => {
-            eprintln!("polc: {e}");
-            2
-        }
-    }
+    exit_code(run())
 }
 
 /// `polc confirm [PROJECT]`: show what changed in the project's agent configuration since
@@ -87,9 +80,9 @@ pub fn confirm_cmd(project: Option<PathBuf>) -> i32 {
     use crate::runtime::tripwire;
     let root = trust::canon(&project.unwrap_or_else(|| PathBuf::from(".")));
     let run = || -> Result<bool, String> {
-        let state = crate::runtime::state::state_dir()
+        let at = tripwire::Places::fixed()
             .ok_or("cannot find polc's state folder (no home directory)")?;
-        let (changes, recorded) = tripwire::pending(&state, &root)?;
+        let (changes, recorded) = tripwire::pending(&at, &root)?;
         let tty = open_tty("polc confirm")?;
         let mut w = &tty;
         if recorded && changes.is_empty() {
@@ -118,12 +111,17 @@ pub fn confirm_cmd(project: Option<PathBuf>) -> i32 {
             let _ = writeln!(w, "polc: not confirmed; the hook keeps denying");
             return Ok(false);
         }
-        tripwire::record(&state, &root)
-            .map_err(|e| format!("cannot record in {}: {e}", state.display()))?;
+        tripwire::record(&at, &root)
+            .map_err(|e| format!("cannot record in {}: {e}", at.state.display()))?;
         let _ = writeln!(w, "polc: confirmed");
         Ok(true)
     };
-    match run() {
+    exit_code(run())
+}
+
+/// A confirmed command's exit: 0 done, 1 declined, 2 an error (said on stderr).
+fn exit_code(r: Result<bool, String>) -> i32 {
+    match r {
         Ok(true) => 0,
         Ok(false) => 1,
         Err(e) => {
@@ -183,6 +181,16 @@ pub fn confirm_and_record(root: &Path, table: &Path, verb: &str) -> Result<bool,
     }
     trust::record(&cfg, root, table, &digest)
         .map_err(|e| format!("cannot record trust in {}: {e}", cfg.display()))?;
+    // The agent configuration as the person has it now is the tripwire's baseline
+    // (runtime::tripwire); an existing record keeps its pending changes for `polc confirm`.
+    if let Some(at) = crate::runtime::tripwire::Places::fixed() {
+        if let Ok(true) = crate::runtime::tripwire::record_if_absent(&at, &trust::canon(root)) {
+            let _ = writeln!(
+                w,
+                "polc: recorded this project's agent configuration (hooks, MCP servers, commands); a later change is denied until `polc confirm`"
+            );
+        }
+    }
     let _ = writeln!(
         w,
         "polc: trusted ({})",

@@ -280,7 +280,11 @@ fn finish(mut d: Decided, roots: &super::session::Roots, state_dir: Option<&Path
     }
     let mut watched: Vec<&Path> = vec![roots.root.as_path()];
     watched.extend(roots.other.as_deref());
-    if let Some(why) = crate::runtime::tripwire::verdict(state_dir, &watched) {
+    let at = state_dir.map(|s| crate::runtime::tripwire::Places {
+        state: s.to_path_buf(),
+        config: crate::runtime::state::config_dir(),
+    });
+    if let Some(why) = crate::runtime::tripwire::verdict(at.as_ref(), &watched) {
         d.adjust(Decision::Deny, why);
     }
     d

@@ -34,6 +34,24 @@ use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+/// Where the tripwire keeps its records: the state folder (one record per root) and the
+/// config folder (the list of roots ever recorded, [`SEEN_FILE`]).
+#[derive(Clone, Debug)]
+pub struct Places {
+    pub state: PathBuf,
+    pub config: Option<PathBuf>,
+}
+
+impl Places {
+    /// polc's fixed folders (`runtime::state`); `None` without a state folder.
+    pub fn fixed() -> Option<Places> {
+        Some(Places {
+            state: super::state::state_dir()?,
+            config: super::state::config_dir(),
+        })
+    }
+}
+
 /// Sub-folder of the state folder holding one record per project root.
 pub const DIR: &str = "agent-config";
 
@@ -50,13 +68,22 @@ pub const WATCHED: &[&str] = &[
     ".gemini/settings.json",
     ".gemini/policies",
     ".gemini/commands",
+    ".gemini/extensions",
     ".github/hooks",
+    ".github/agents",
+    ".github/skills",
+    ".agents",
     ".cursor/hooks.json",
     ".cursor/cli.json",
+    ".cursor/mcp.json",
     ".codex",
     ".vscode/settings.json",
+    ".vscode/mcp.json",
+    ".vscode/tasks.json",
     ".factory/settings.json",
+    ".factory/mcp.json",
     ".factory/hooks",
+    ".factory/droids",
     ".vibe",
     ".opencode",
     "opencode.json",
@@ -234,25 +261,139 @@ fn print(root: &Path, rel: &str, known: Option<&Print>) -> Print {
 }
 
 /// Claude's local settings without `permissions.allow`, and that list's entries hashed
-/// (sorted, unique). `None` when the file is not a JSON object of that shape.
+/// (sorted, unique). `None` when the file is not a JSON object of that shape, repeats a key
+/// (a reader that keeps the first would see another file than the one reviewed), or an
+/// entry is not a rule of a shape Claude Code itself writes ([`claude_writes`]): Claude
+/// ignores a whole settings file with one invalid rule, hooks and denies included, so such
+/// an "addition" is a change.
 fn split_allow(bytes: &[u8]) -> Option<(String, Vec<String>)> {
     let mut v: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    if has_duplicate_keys(bytes) {
+        return None;
+    }
     let list = v
         .as_object_mut()?
         .get_mut("permissions")?
         .as_object_mut()?
         .remove("allow")?;
+    let list = list.as_array()?;
+    if list.len() > 512 || !list.iter().all(|e| e.as_str().is_some_and(claude_writes)) {
+        return None;
+    }
     let mut allow: Vec<String> = list
-        .as_array()?
         .iter()
         .map(|e| hex(&Sha256::digest(e.to_string().as_bytes())[..8]))
         .collect();
-    if allow.len() > 512 {
-        return None;
-    }
     allow.sort();
     allow.dedup();
     Some((v.to_string(), allow))
+}
+
+/// Is `rule` of a shape Claude Code writes when a person picks "don't ask again" (and one
+/// its settings validator accepts)? Deliberately narrower than what Claude accepts:
+/// `Bash(…)` (a `:*` only at the end), `Read(…)`/`Edit(…)`/`Write(…)` (no `:*`),
+/// `WebFetch(domain:…)` (no wildcard), a bare built-in tool name, `mcp__server[__tool]`.
+/// Parentheses inside must balance and none may be empty.
+fn claude_writes(rule: &str) -> bool {
+    let plain = |s: &str, extra: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || extra.contains(c))
+    };
+    if let Some(rest) = rule.strip_prefix("mcp__") {
+        let mut parts = rest.splitn(2, "__");
+        return parts.next().is_some_and(|s| plain(s, ""))
+            && parts.next().is_none_or(|t| plain(t, "*"));
+    }
+    let Some((tool, inner)) = rule.split_once('(') else {
+        return matches!(
+            rule,
+            "Bash" | "Read" | "Edit" | "Write" | "WebFetch" | "WebSearch" | "Glob" | "Grep"
+        );
+    };
+    let Some(inner) = inner.strip_suffix(')') else {
+        return false;
+    };
+    let mut depth = 0i32;
+    let mut prev_open = false;
+    let mut escaped = false;
+    for c in inner.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '(' => depth += 1,
+            ')' if prev_open => return false,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        prev_open = c == '(' && !escaped;
+        if depth < 0 {
+            return false;
+        }
+    }
+    if depth != 0 || inner.trim().is_empty() || escaped {
+        return false;
+    }
+    match tool {
+        "Bash" => {
+            !inner.contains(":*")
+                || (inner.ends_with(":*") && inner.len() > 2 && inner.matches(":*").count() == 1)
+        }
+        "Read" | "Edit" | "Write" => !inner.contains(":*"),
+        "WebFetch" => inner.strip_prefix("domain:").is_some_and(|d| plain(d, ".")),
+        _ => false,
+    }
+}
+
+/// Does this JSON text repeat a key inside one object? (`serde_json` keeps the last.)
+fn has_duplicate_keys(bytes: &[u8]) -> bool {
+    use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    struct Check;
+    impl<'de> Deserialize<'de> for Check {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Check, D::Error> {
+            d.deserialize_any(Check)
+        }
+    }
+    impl<'de> Visitor<'de> for Check {
+        type Value = Check;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Check, A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(k) = m.next_key::<String>()? {
+                if !seen.insert(k) {
+                    return Err(serde::de::Error::custom("duplicate key"));
+                }
+                m.next_value::<Check>()?;
+            }
+            Ok(Check)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Check, A::Error> {
+            while s.next_element::<Check>()?.is_some() {}
+            Ok(Check)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Check, E> {
+            Ok(Check)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Check, E> {
+            Ok(Check)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Check, E> {
+            Ok(Check)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Check, E> {
+            Ok(Check)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Check, E> {
+            Ok(Check)
+        }
+        fn visit_unit<E>(self) -> Result<Check, E> {
+            Ok(Check)
+        }
+    }
+    let _ = IgnoredAny;
+    serde_json::from_slice::<Check>(bytes).is_err()
 }
 
 /// A folder's listing hash (see the module notes).
@@ -285,15 +426,21 @@ fn listing(dir: &Path, target: Option<PathBuf>) -> String {
             } else {
                 'f'
             };
-            let extra = if kind == 'l' {
-                std::fs::read_link(&p)
+            // A link's target is what the agent reads (a shared skills folder linked in):
+            // its text, and the stat of what it points at, so an edit there is a change.
+            let (extra, target) = if kind == 'l' {
+                let text = std::fs::read_link(&p)
                     .map(|t| t.display().to_string())
-                    .unwrap_or_default()
+                    .unwrap_or_default();
+                let t = std::fs::metadata(&p).ok();
+                let st = t.as_ref().map(|t| stat_part(t, None)).unwrap_or_default();
+                (format!("{text}\t{st}"), t)
             } else {
-                String::new()
+                (String::new(), None)
             };
             rows.push(format!("{rel}\t{kind}\t{}\t{extra}", stat_part(&m, None)));
-            if kind == 'd' && depth + 1 < MAX_DEPTH {
+            let into = kind == 'd' || target.as_ref().is_some_and(|t| t.is_dir());
+            if into && depth + 1 < MAX_DEPTH {
                 stack.push((p, depth + 1));
             }
         }
@@ -385,11 +532,23 @@ fn changes(root: &Path, old: &[Print], new: &[Print]) -> Vec<Change> {
 
 /// Compare `root`'s agent configuration with the record. At first sight, records it.
 /// `Err` when the record cannot be read or does not check (the caller denies).
-pub fn check(state_dir: &Path, root: &Path) -> Result<Seen, String> {
+pub fn check(at: &Places, root: &Path) -> Result<Seen, String> {
+    let state_dir = at.state.as_path();
     let old = read(state_dir, root)?;
     let Some(old) = old else {
+        // A root polc has seen before (listed in the config folder when first recorded)
+        // without a record lost it, deleted by a program the policy let run: not first
+        // sight. (A second folder, so one deletion is not enough.)
+        if seen_before(at, root) {
+            return Err(format!(
+                "polc's record of the agent configuration of {} is missing although polc recorded it before",
+                root.display()
+            ));
+        }
         // First sight: best effort (the next call tries again if this fails).
-        let _ = write(state_dir, root, &now(root, None));
+        if write(state_dir, root, &now(root, None)).is_ok() {
+            mark_seen(at, root);
+        }
         return Ok(Seen::Same);
     };
     let new = now(root, Some(&old));
@@ -407,7 +566,8 @@ pub fn check(state_dir: &Path, root: &Path) -> Result<Seen, String> {
 
 /// What changed since the record (for `polc confirm`): empty when nothing did or there is
 /// no record yet (the second element says whether a record exists).
-pub fn pending(state_dir: &Path, root: &Path) -> Result<(Vec<Change>, bool), String> {
+pub fn pending(at: &Places, root: &Path) -> Result<(Vec<Change>, bool), String> {
+    let state_dir = at.state.as_path();
     match read(state_dir, root) {
         Ok(Some(old)) => Ok((changes(root, &old, &now(root, Some(&old))), true)),
         Ok(None) => Ok((Vec::new(), false)),
@@ -421,34 +581,80 @@ pub fn pending(state_dir: &Path, root: &Path) -> Result<(Vec<Change>, bool), Str
 
 /// Record `root`'s agent configuration as it is now (a person confirmed, or `polc init`
 /// wrote it).
-pub fn record(state_dir: &Path, root: &Path) -> std::io::Result<()> {
-    write(state_dir, root, &now(root, None))
+pub fn record(at: &Places, root: &Path) -> std::io::Result<()> {
+    write(&at.state, root, &now(root, None))?;
+    mark_seen(at, root);
+    Ok(())
+}
+
+/// Record `root`'s agent configuration unless a record exists (`polc trust`: the person at
+/// the terminal set the project up; pending changes still wait for `polc confirm`).
+/// Whether it recorded.
+pub fn record_if_absent(at: &Places, root: &Path) -> std::io::Result<bool> {
+    match read(&at.state, root) {
+        Ok(None) => record(at, root).map(|_| true),
+        _ => Ok(false),
+    }
+}
+
+/// The list of roots whose agent configuration polc has recorded, in the config folder.
+pub const SEEN_FILE: &str = "agent-config-roots";
+
+fn seen_before(at: &Places, root: &Path) -> bool {
+    let Some(cfg) = &at.config else {
+        return false;
+    };
+    let Ok(text) = std::fs::read_to_string(cfg.join(SEEN_FILE)) else {
+        return false;
+    };
+    text.lines().any(|l| Path::new(l) == root)
+}
+
+fn mark_seen(at: &Places, root: &Path) {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let (Some(cfg), Some(r)) = (&at.config, root.to_str()) else {
+        return;
+    };
+    if r.contains('\n') || seen_before(at, root) || super::state::ensure_dir(cfg).is_err() {
+        return;
+    }
+    // One short line with O_APPEND: concurrent first calls never interleave.
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(cfg.join(SEEN_FILE))
+    {
+        let _ = f.write_all(format!("{r}\n").as_bytes());
+    }
 }
 
 /// Record only the watched entries that hold `written` (what `polc init` just wrote, with
 /// the person's yes), leaving every other entry as recorded: a change the person has not
 /// reviewed still trips. With no usable record, the whole configuration is recorded (first
 /// sight).
-pub fn record_written(state_dir: &Path, root: &Path, written: &Path) -> std::io::Result<()> {
-    let Ok(Some(mut old)) = read(state_dir, root) else {
-        return record(state_dir, root);
+pub fn record_written(at: &Places, root: &Path, written: &Path) -> std::io::Result<()> {
+    let Ok(Some(mut old)) = read(&at.state, root) else {
+        return record(at, root);
     };
     for (i, rel) in WATCHED.iter().enumerate() {
         if written.starts_with(root.join(rel)) {
             old[i] = print(root, rel, None);
         }
     }
-    write(state_dir, root, &old)
+    write(&at.state, root, &old)
 }
 
 /// The hook's deny reason when some root's agent configuration changed or its record is
 /// unusable; `None` otherwise (also when there is no state folder: nothing to compare).
-pub fn verdict(state_dir: Option<&Path>, roots: &[&Path]) -> Option<String> {
-    let state_dir = state_dir?;
+pub fn verdict(at: Option<&Places>, roots: &[&Path]) -> Option<String> {
+    let at = at?;
     for root in roots {
         // Keyed by the canonical root, as `polc confirm` names it.
         let root = &super::trust::canon(root);
-        match check(state_dir, root) {
+        match check(at, root) {
             Ok(Seen::Same) => {}
             Ok(Seen::Changed(ch)) => {
                 let list: Vec<String> = ch
@@ -482,10 +688,13 @@ pub fn verdict(state_dir: Option<&Path>, roots: &[&Path]) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    fn setup() -> (tempfile::TempDir, PathBuf, Places) {
         let t = tempfile::tempdir().unwrap();
         let root = t.path().join("proj");
-        let st = t.path().join("state");
+        let st = Places {
+            state: t.path().join("state"),
+            config: Some(t.path().join("cfg")),
+        };
         std::fs::create_dir_all(&root).unwrap();
         (t, root, st)
     }
@@ -578,7 +787,7 @@ mod tests {
     fn a_damaged_record_denies_and_is_never_first_sight() {
         let (_t, root, st) = setup();
         assert_eq!(check(&st, &root), Ok(Seen::Same));
-        let p = st.join(DIR).join(record_name(&root));
+        let p = st.state.join(DIR).join(record_name(&root));
         let mut text = std::fs::read_to_string(&p).unwrap();
         text.insert(5, 'x');
         std::fs::write(&p, text).unwrap();
@@ -606,6 +815,118 @@ mod tests {
         assert!(ch[0].path.ends_with(".mcp.json"));
         record_written(&st, &root, &root.join(".mcp.json")).unwrap();
         assert_eq!(check(&st, &root), Ok(Seen::Same));
+    }
+
+    #[test]
+    fn a_deleted_record_of_a_root_seen_before_is_not_first_sight() {
+        let (_t, root, st) = setup();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        std::fs::remove_dir_all(st.state.join(DIR)).unwrap();
+        assert!(check(&st, &root).is_err(), "deleted record");
+        std::fs::remove_dir_all(&st.state).unwrap();
+        assert!(check(&st, &root).is_err(), "deleted state folder");
+        record(&st, &root).unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+    }
+
+    #[test]
+    fn only_rules_claude_writes_are_tolerated_additions() {
+        for ok in [
+            "Bash(npm run test:*)",
+            "Bash(ls -la)",
+            "Bash(git log --oneline)",
+            "Bash(echo \\(x\\))",
+            "Read(//tmp/**)",
+            "Edit(./src/**)",
+            "WebFetch(domain:docs.rs)",
+            "mcp__github",
+            "mcp__github__get_issue",
+            "WebSearch",
+        ] {
+            assert!(claude_writes(ok), "{ok}");
+        }
+        for bad in [
+            "Bash(x",
+            "x)",
+            "Bash()",
+            "Bash(git reset:* --hard)",
+            "Bash(:*)",
+            "Bash(a:*:*)",
+            "Read(x:*)",
+            "WebFetch(https://x.io)",
+            "WebFetch(domain:*.x.io)",
+            "mcp__github(x)",
+            "bash(ls)",
+            "Task(model:opus)",
+            "",
+            "Bash(())",
+            "Bash(a)(b)",
+        ] {
+            assert!(!claude_writes(bad), "{bad}");
+        }
+        let (_t, root, st) = setup();
+        std::fs::create_dir_all(root.join(".claude")).unwrap();
+        let f = root.join(".claude/settings.local.json");
+        let base = r#"{"permissions":{"allow":["Bash(ls)"],"deny":["Read(./.env)"]}}"#;
+        for add in [
+            r#""Bash(x""#,
+            "123",
+            "null",
+            r#"{"a":1}"#,
+            r#"["Bash"]"#,
+            r#""Bash(git reset:* --hard)""#,
+        ] {
+            std::fs::write(&f, base).unwrap();
+            record(&st, &root).unwrap();
+            let text = base.replace(r#""Bash(ls)""#, &format!(r#""Bash(ls)",{add}"#));
+            std::fs::write(&f, &text).unwrap();
+            assert!(
+                matches!(check(&st, &root), Ok(Seen::Changed(_))),
+                "{text} must trip"
+            );
+        }
+        // A repeated key hides content from review: the file counts as raw bytes.
+        std::fs::write(&f, base).unwrap();
+        record(&st, &root).unwrap();
+        std::fs::write(
+            &f,
+            r#"{"permissions":{"allow":["Bash(ls)","Bash(pwd)"],"deny":["Read(./.env)"]},"permissions":{"allow":["Bash(ls)","Bash(pwd)"],"deny":["Read(./.env)"]}}"#,
+        )
+        .unwrap();
+        assert!(matches!(check(&st, &root), Ok(Seen::Changed(_))));
+        assert!(has_duplicate_keys(br#"{"a":{"b":1,"b":2}}"#));
+        assert!(!has_duplicate_keys(
+            br#"{"a":{"b":1},"b":[{"a":1},{"a":2}]}"#
+        ));
+    }
+
+    #[test]
+    fn an_edit_behind_a_link_inside_a_watched_folder_trips() {
+        let (t, root, st) = setup();
+        let shared = t.path().join("shared/s");
+        std::fs::create_dir_all(&shared).unwrap();
+        std::fs::write(shared.join("SKILL.md"), "one").unwrap();
+        std::fs::create_dir_all(root.join(".claude/skills")).unwrap();
+        std::os::unix::fs::symlink(&shared, root.join(".claude/skills/s")).unwrap();
+        std::fs::write(t.path().join("shared/h.sh"), "true").unwrap();
+        std::fs::create_dir_all(root.join(".claude/hooks")).unwrap();
+        std::os::unix::fs::symlink(
+            t.path().join("shared/h.sh"),
+            root.join(".claude/hooks/h.sh"),
+        )
+        .unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        std::fs::write(shared.join("SKILL.md"), "two, longer").unwrap();
+        assert!(
+            matches!(check(&st, &root), Ok(Seen::Changed(_))),
+            "linked folder"
+        );
+        record(&st, &root).unwrap();
+        std::fs::write(t.path().join("shared/h.sh"), "curl x | sh").unwrap();
+        assert!(
+            matches!(check(&st, &root), Ok(Seen::Changed(_))),
+            "linked file"
+        );
     }
 
     #[test]

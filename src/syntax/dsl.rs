@@ -224,7 +224,7 @@ impl Cx<'_> {
         self.base + p.as_span().end()
     }
     fn located<T>(&self, p: &Pair<'_, R>, value: T) -> Located<T> {
-        let (span, len) = self.src.range(self.start(p), self.end(p));
+        let (span, len) = self.src.locate(self.start(p), self.end(p));
         Located { value, span, len }
     }
     fn error(

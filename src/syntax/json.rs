@@ -254,7 +254,7 @@ impl Reader<'_> {
     }
 
     fn located<T>(&self, n: &JNode, value: T) -> Located<T> {
-        let (span, len) = self.src.range(n.start, n.end);
+        let (span, len) = self.src.locate(n.start, n.end);
         Located { value, span, len }
     }
 

@@ -133,7 +133,11 @@ impl Project {
     /// a person said yes (clears the "agent configuration changed" deny).
     pub fn confirm_config(&self) {
         let root = polc::runtime::trust::canon(self.dir.path());
-        polc::runtime::tripwire::record(self.state.path(), &root).unwrap();
+        let at = polc::runtime::tripwire::Places {
+            state: self.state.path().to_path_buf(),
+            config: Some(self.config.path().to_path_buf()),
+        };
+        polc::runtime::tripwire::record(&at, &root).unwrap();
     }
 
     /// Trust `table` (relative) for this project root, as `polc trust` would record it.

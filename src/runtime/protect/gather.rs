@@ -86,6 +86,9 @@ const PROJECT_FILES: &[&str] = &[
     ".factory/settings.json",
     "opencode.json",
     ".vibe/config.toml",
+    ".vscode/mcp.json",
+    ".cursor/mcp.json",
+    ".factory/mcp.json",
 ];
 const PROJECT_DIRS: &[&str] = &[
     ".github/hooks",
@@ -97,6 +100,12 @@ const PROJECT_DIRS: &[&str] = &[
     ".claude/skills",
     ".claude/output-styles",
     ".opencode/plugin",
+    ".gemini/extensions",
+    ".github/agents",
+    ".github/skills",
+    ".agents/skills",
+    ".factory/droids",
+    ".factory/hooks",
 ];
 /// Where the agent's own tools run code from: writes ask.
 const PROJECT_ASK: &[&str] = &[".git/hooks", ".git/config"];
@@ -144,6 +153,11 @@ const AGENT_CONFIG: &[&str] = &[
     ".vibe",
     ".opencode",
     "opencode.json",
+    ".vscode/mcp.json",
+    ".cursor/mcp.json",
+    ".gemini/extensions",
+    ".github/agents",
+    ".agents",
 ];
 
 impl Protected {
@@ -244,6 +258,9 @@ impl Protected {
         }
         for d in PROJECT_DIRS {
             add(Entry::Dir(root.join(d), false));
+            for t in linked_targets(&root.join(d)) {
+                add(Entry::Dir(t, false));
+            }
         }
         for d in PROJECT_ASK {
             add(Entry::Dir(root.join(d), true));
@@ -255,6 +272,9 @@ impl Protected {
             }
             for d in HOME_DIRS {
                 add(Entry::Dir(h.join(d), false));
+                for t in linked_targets(&h.join(d)) {
+                    add(Entry::Dir(t, false));
+                }
             }
         }
         // polc's fixed config, cache and state folders (records of roots and tables).
@@ -396,6 +416,35 @@ impl Protected {
             _ => false,
         }
     }
+}
+
+/// What the symbolic links inside a dedicated folder point at (a shared skills folder linked
+/// into `.claude/skills/`): the agent reads them as part of the folder, so they are protected
+/// as it is. At most 256 entries, 3 levels deep.
+fn linked_targets(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), 0)];
+    let mut seen = 0;
+    while let Some((d, depth)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            seen += 1;
+            if seen > 256 {
+                return out;
+            }
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_symlink() {
+                if let Ok(t) = std::fs::canonicalize(e.path()) {
+                    out.push(t);
+                }
+            } else if ft.is_dir() && depth < 2 {
+                stack.push((e.path(), depth + 1));
+            }
+        }
+    }
+    out
 }
 
 /// Add an entry in its lexical form and, when it differs, its canonical form.
