@@ -476,7 +476,10 @@ fn new_file(t: &Target) -> String {
 /// other byte of the file kept): `[[hooks.PreToolUse]]` groups, each with
 /// `[[hooks.PreToolUse.hooks]]` commands.
 mod toml_hooks {
-    use super::{is_ours, Host, Target};
+    // `is_ours` reads the groups only in a build with the compiler (toml_edit).
+    #[cfg(feature = "compiler")]
+    use super::is_ours;
+    use super::{Host, Target};
 
     #[cfg(feature = "compiler")]
     use toml_edit::{ArrayOfTables, DocumentMut, Item, Table};
