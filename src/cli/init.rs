@@ -476,7 +476,9 @@ fn new_file(t: &Target) -> String {
 /// other byte of the file kept): `[[hooks.PreToolUse]]` groups, each with
 /// `[[hooks.PreToolUse.hooks]]` commands.
 mod toml_hooks {
-    use super::{is_ours, Host, Target};
+    #[cfg(feature = "compiler")]
+    use super::is_ours;
+    use super::{Host, Target};
 
     #[cfg(feature = "compiler")]
     use toml_edit::{ArrayOfTables, DocumentMut, Item, Table};
