@@ -11,8 +11,9 @@
 # --target, default the host triple); --build-dir keeps such variants out of target/.
 # A = polc on the chosen table, B = a Rust program that reads all stdin and prints a fixed
 # JSON line, built by this script from target/coldstart/trivial with polc's own
-# [profile.release]. Runs alternate A B A B … (examples/coldstart.rs) and report medians,
-# the ratio and peak RSS. Both get the same Claude PreToolUse JSON on stdin.
+# [profile.dist] (the shipped hook's profile; the helpers are built with --release). Runs
+# alternate A B A B … (examples/coldstart.rs) and report medians, the ratio and peak RSS.
+# Both get the same Claude PreToolUse JSON on stdin.
 #   --cmd decide : polc decide --table T -- git status    (load + decide, exit-code protocol)
 #   --cmd hook   : polc hook --host claude --table T < json (once `polc hook` exists)
 set -euo pipefail
@@ -37,22 +38,23 @@ mkdir -p "$W/trivial/src"
 # Helpers (timer, generator) for the host; polc and the trivial binary for TARGET.
 env -u RUSTFLAGS cargo build --release --quiet --example coldstart --example gen_policy
 TD=${BUILD_DIR:-$ROOT/target}
-TFLAG=() OUT=$TD/release
+TFLAG=() OUT=$TD/dist
 if [ -n "$FLAGS" ] && [ -z "$TARGET" ]; then TARGET=$(rustc -vV | sed -n 's/^host: //p'); fi
-if [ -n "$TARGET" ]; then TFLAG=(--target "$TARGET"); OUT=$TD/$TARGET/release; fi
+if [ -n "$TARGET" ]; then TFLAG=(--target "$TARGET"); OUT=$TD/$TARGET/dist; fi
 if [ -n "$FLAGS" ]; then
   export "CARGO_TARGET_$(echo "$TARGET" | tr 'a-z-' 'A-Z_')_RUSTFLAGS=$FLAGS"
 fi
-cargo build --release --quiet --bin polc --target-dir "$TD" "${TFLAG[@]}" "${FEAT[@]}"
+cargo build --profile dist --quiet --bin polc --target-dir "$TD" "${TFLAG[@]}" "${FEAT[@]}"
 POLC=$OUT/polc
 # Tables are built with the full compiler (a --minimal polc has no `build`).
 cargo build --release --quiet --bin polc
 BUILDER=$ROOT/target/release/polc
 
-# The trivial binary: same toolchain, same [profile.release] as polc.
+# The trivial binary: same toolchain, same [profile.dist] (and the [profile.release] it
+# inherits) as polc.
 {
   printf '[package]\nname = "trivial"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n\n'
-  awk '/^\[profile\.release\]/{p=1; print; next} /^\[/{p=0} p' Cargo.toml
+  awk '/^\[profile\.(release|dist)\]/{p=1; print; next} /^\[/{p=0} p' Cargo.toml
 } > "$W/trivial/Cargo.toml"
 cat > "$W/trivial/src/main.rs" <<'RS'
 use std::io::{Read, Write};
@@ -62,8 +64,8 @@ fn main() {
     let _ = std::io::stdout().write_all(b"{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}\n");
 }
 RS
-cargo build --release --quiet --manifest-path "$W/trivial/Cargo.toml" --target-dir "$W/target" "${TFLAG[@]}"
-TRIVIAL=$W/target/${TARGET:+$TARGET/}release/trivial
+cargo build --profile dist --quiet --manifest-path "$W/trivial/Cargo.toml" --target-dir "$W/target" "${TFLAG[@]}"
+TRIVIAL=$W/target/${TARGET:+$TARGET/}dist/trivial
 
 case "$TABLE" in
   shipped) T=$ROOT/compiled/policy.bin ;;

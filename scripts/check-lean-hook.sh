@@ -1,6 +1,9 @@
 #!/bin/sh
 # The hook path links no parser: build polc without the compiler feature and check that
 # the binary has `hook`, `decide` and `trust`, and no pest symbol. Run from the repo root.
+# A debug build on purpose: without LTO nothing unused is stripped, so a parser linked in by
+# mistake shows. The shipped hook is `cargo build --profile dist --no-default-features`
+# (Cargo.toml [profile.dist]; benches/coldstart.sh measures that one).
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target/nodefault}"
 cargo build --quiet --no-default-features --bin polc

@@ -113,8 +113,8 @@ fn explain_tables(table: Option<PathBuf>, host: &str, format: Format, req: &Requ
         (_, None) | (Some(Failure::Corrupt), _) => return corrupt(),
         (None, Some(j)) => j,
     };
-    // A table built with `--from HOST` holds a snapshot of the agent's rules: say when
-    // they have changed since.
+    // A table built with `--from HOST` holds a snapshot of the agent's rules: say when they
+    // have changed since.
     for l in &d.loaded {
         for m in super::import::drift(&l.table.meta().sources) {
             eprintln!("note: {}: {m}", l.spec.path.display());
