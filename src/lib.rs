@@ -15,6 +15,9 @@ pub mod content;
 #[cfg(feature = "compiler")]
 pub mod fmt;
 pub mod host;
+pub mod hosts;
+#[cfg(feature = "compiler")]
+pub mod import;
 pub mod ir;
 #[cfg(feature = "compiler")]
 pub mod lint;
@@ -27,4 +30,5 @@ pub mod shell;
 #[cfg(feature = "compiler")]
 pub mod syntax;
 pub mod table;
+pub mod tools;
 pub mod web;

@@ -17,15 +17,6 @@ pub const PROJECT_TABLES: &[&str] = &[".polc/policy.bin", "compiled/policy.bin"]
 /// The user layer, under the config dir.
 pub const USER_TABLE: &str = "policy.bin";
 
-pub fn known_hosts_list() -> String {
-    crate::ir::CLAUDE_AUTHORITY_HOSTS
-        .iter()
-        .chain(crate::ir::HOST_AUTHORITATIVE_HOSTS)
-        .copied()
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayerSpec {
     pub tier: Tier,
