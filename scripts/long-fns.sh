@@ -1,15 +1,17 @@
 #!/bin/sh
 # Lists functions longer than a bound (default 100 lines, from the `fn` line to its closing
 # brace) in src/, outside tests (`tests.rs` files and `#[cfg(test)] mod … {` blocks).
-# Usage: scripts/long-fns.sh [MAX] [--check]   (--check: exit 1 when any is listed, except the
-# paths in EXEMPT, which another change owns).
+# Usage: scripts/long-fns.sh [MAX] [--check]   (--check: exit 1 when a function not in EXEMPT
+# is listed).
 # Relies on rustfmt's layout: a function's closing brace is the first line after it at the
 # `fn` line's indentation.
 set -eu
 cd "$(dirname "$0")/.."
 max=${1:-100}
 check=${2:-}
-EXEMPT=${LONG_FNS_EXEMPT:-}
+# An extended regex over the lines above for functions not split yet: src/import/ (merged just
+# before issue 13's split; its readers of each agent's formats are next).
+EXEMPT=${LONG_FNS_EXEMPT:-'^ *[0-9]+ src/import/'}
 find src -name '*.rs' ! -name tests.rs | sort | while read -r f; do
   awk -v max="$max" -v file="$f" '
     function indent(s) { match(s, /^ */); return RLENGTH }

@@ -7,6 +7,10 @@
 //! sections ─ table (header, bincode meta, raw sections) ─▶ compiled/policy.bin
 //! policy.bin ─ table::load (mmap, verify) ─▶ engine ─ decide ─▶ Outcome ─ host ─▶ stdout + exit
 //! ```
+//!
+//! Shared vocabularies every stage reads: `hosts` (what is known about each agent) and
+//! `tools` (canonical tool names and every agent's names for them). From tables to a
+//! decision there is one entry point, `runtime::entry::decide`.
 
 pub mod cli;
 #[cfg(feature = "compiler")]

@@ -182,7 +182,8 @@ fn diagnostic_codes_table_and_source_agree() {
             continue;
         }
         let text = std::fs::read_to_string(f).unwrap();
-        for c in cited(&text, "codes::") {
+        // `codes::Code` is the enum itself; its variants are the codes.
+        for c in cited(&text, "codes::").into_iter().filter(|c| *c != "Code") {
             used.insert(c.to_string());
         }
         for (i, _) in text.match_indices('"') {

@@ -889,3 +889,27 @@ fn print_config_names_this_binary_and_host() {
     let r = hook(&p, &["--print-config", "--host", "claude"], b"");
     assert!(r.stdout.contains("PreToolUse") && r.stdout.contains("PermissionRequest"));
 }
+
+/// The hook's table-problem notice comes from the typed failure, never from a reason's text:
+/// a rule whose reason reads like a table problem denies with that reason and no notice
+/// (it used to add "the policy table is corrupt" to stderr).
+#[test]
+fn a_reason_that_reads_like_a_table_problem_is_only_a_reason() {
+    let p = project(true);
+    std::fs::write(
+        p.root.join("policies/test.pol"),
+        "deny bash prefix \"shred\" {\n  id odd\n  reason \"the policy table is corrupt: run `polc build`\"\n}\n",
+    )
+    .unwrap();
+    build(&p.root, "policies", "compiled/policy.bin");
+    trust_table(&p.cfg, &p.root, &p.root.join("compiled/policy.bin"));
+    let r = hook(
+        &p,
+        &["--host", "claude"],
+        &claude_input(&p.root, &p.root, "shred x"),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("\"deny\""), "{}", r.stdout);
+    assert!(r.stdout.contains("rule odd"), "{}", r.stdout);
+    assert!(r.stderr.is_empty(), "no table notice: {}", r.stderr);
+}

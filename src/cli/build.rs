@@ -117,7 +117,7 @@ pub fn check_examples<'a>(
                 if out.decision != ex.expect {
                     let detail = match out
                         .winner
-                        .and_then(|w| crate::runtime::RuleSource::describe(&rules, w).ok())
+                        .and_then(|w| crate::runtime::RuleFacts::describe(&rules, w).ok())
                     {
                         Some(d) => {
                             format!("decided by {} ({}:{}): {}", d.id, d.source, d.line, d.text)
@@ -254,40 +254,7 @@ pub fn build(
         return 1;
     }
     if check {
-        return match std::fs::read(output) {
-            Ok(existing) if existing == bytes => {
-                eprintln!(
-                    "{} is up to date ({} rules)",
-                    output.display(),
-                    policy.rules.len()
-                );
-                0
-            }
-            Ok(_) => {
-                eprintln!(
-                    "error: {} is not what the sources compile to: run `polc build`",
-                    output.display()
-                );
-                if let Some(sink) = gh {
-                    sink.finding(Finding {
-                        severity: Severity::Error,
-                        file: output.display().to_string(),
-                        line: 0,
-                        col: 0,
-                        rule: "--check".into(),
-                        message: "the table is not what the sources compile to: run `polc build` and commit it".into(),
-                    });
-                }
-                1
-            }
-            Err(e) => {
-                eprintln!(
-                    "error: cannot read {}: {e}; run `polc build`",
-                    output.display()
-                );
-                1
-            }
-        };
+        return check_table(output, &bytes, policy.rules.len(), gh);
     }
     let was_trusted = super::trust::previously_trusted(output);
     if let Err(e) = table::write_atomic(output, &bytes) {
@@ -306,6 +273,64 @@ pub fn build(
     0
 }
 
+/// `build --check`: is `output` exactly `bytes`? 0 if so, 1 (with a finding) if not.
+fn check_table(output: &Path, bytes: &[u8], rules: usize, gh: Option<&Sink>) -> i32 {
+    match std::fs::read(output) {
+        Ok(existing) if existing == bytes => {
+            eprintln!("{} is up to date ({} rules)", output.display(), rules);
+            0
+        }
+        Ok(_) => {
+            eprintln!(
+                "error: {} is not what the sources compile to: run `polc build`",
+                output.display()
+            );
+            if let Some(sink) = gh {
+                sink.finding(Finding {
+                    severity: Severity::Error,
+                    file: output.display().to_string(),
+                    line: 0,
+                    col: 0,
+                    rule: "--check".into(),
+                    message: "the table is not what the sources compile to: run `polc build` and commit it".into(),
+                });
+            }
+            1
+        }
+        Err(e) => {
+            eprintln!(
+                "error: cannot read {}: {e}; run `polc build`",
+                output.display()
+            );
+            1
+        }
+    }
+}
+
+/// `polc test --format json`: every example with its outcome.
+fn test_json(policy: &Policy, n: usize, fails: &[ExampleFailure<'_>]) -> i32 {
+    let examples: Vec<serde_json::Value> = policy
+        .examples
+        .iter()
+        .map(|ex| {
+            let f = fails.iter().find(|f| std::ptr::eq(f.example, ex));
+            serde_json::json!({
+                "file": ex.span.file, "line": ex.span.line, "column": ex.span.column,
+                "tool": ex.tool, "input": ex.input, "host": ex.host,
+                "expect": ex.expect.as_str(),
+                "got": f.map(|f| f.got.as_str()).unwrap_or(ex.expect.as_str()),
+                "ok": f.is_none(),
+                "detail": f.map(|f| f.detail.clone()),
+            })
+        })
+        .collect();
+    let v = serde_json::json!({
+        "passed": n - fails.len(), "failed": fails.len(), "examples": examples,
+    });
+    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    i32::from(!fails.is_empty())
+}
+
 pub fn test(sources: &[PathBuf], format: Report) -> i32 {
     let sources = default_sources(sources);
     let sink = Sink::new("test", format);
@@ -315,26 +340,7 @@ pub fn test(sources: &[PathBuf], format: Report) -> i32 {
     };
     let (n, fails) = check_examples(&policy, &compiled);
     if format == Report::Json {
-        let examples: Vec<serde_json::Value> = policy
-            .examples
-            .iter()
-            .map(|ex| {
-                let f = fails.iter().find(|f| std::ptr::eq(f.example, ex));
-                serde_json::json!({
-                    "file": ex.span.file, "line": ex.span.line, "column": ex.span.column,
-                    "tool": ex.tool, "input": ex.input, "host": ex.host,
-                    "expect": ex.expect.as_str(),
-                    "got": f.map(|f| f.got.as_str()).unwrap_or(ex.expect.as_str()),
-                    "ok": f.is_none(),
-                    "detail": f.map(|f| f.detail.clone()),
-                })
-            })
-            .collect();
-        let v = serde_json::json!({
-            "passed": n - fails.len(), "failed": fails.len(), "examples": examples,
-        });
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-        return i32::from(!fails.is_empty());
+        return test_json(&policy, n, &fails);
     }
     if let Some(sink) = gh {
         for f in &fails {
@@ -349,7 +355,7 @@ pub fn test(sources: &[PathBuf], format: Report) -> i32 {
                 file: ex.span.file.clone(),
                 line: ex.span.line,
                 col: ex.span.column,
-                rule: crate::syntax::codes::E021.into(),
+                rule: crate::syntax::codes::E021.as_str().into(),
                 message: format!(
                     "example `{} {:?}`{host} expected {}, got {}\n{}",
                     ex.tool, ex.input, ex.expect, f.got, f.detail

@@ -7,7 +7,7 @@ use crate::runtime::entry::{self, Call, Failure};
 use crate::runtime::layers::{Layers, Union};
 use crate::runtime::protect::Guarded;
 use crate::runtime::table_rules::TableRules;
-use crate::runtime::{decide, why_lost, Cause, Outcome, Request, RuleSource};
+use crate::runtime::{decide, why_lost, Cause, Outcome, Request, RuleFacts};
 use crate::tools;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -27,57 +27,69 @@ pub fn explain(
         );
         return 2;
     }
-    let text = command_text(command);
-    // Agents' tool names are accepted too (`Read`, `run_shell_command`, `WebFetch`, …).
-    let shell = tool == tools::BASH || crate::tools::is_shell(tool);
-    let name = tool.to_string();
-    let tool = &crate::tools::canonical(tool);
-    let req = if shell {
-        Request::Bash {
-            command: text.clone(),
-        }
-    } else {
-        Request::Tool {
-            tool: tool.to_string(),
-            subject: text.clone(),
-            input_text: text.clone(),
-            name,
-        }
-    };
+    let req = request(tool, &command_text(command));
     // With --policy (or no compiled table), compile the sources in memory.
     let use_sources =
         !policy.is_empty() || (table.is_none() && !Path::new("compiled/policy.bin").exists());
     if use_sources {
-        if policy.is_empty() && std::fs::symlink_metadata("policies").is_err() {
-            return nothing_to_explain();
-        }
-        let sources = default_sources(policy);
-        let (pol, _) = match crate::lower::load(&sources, Tier::Project, None) {
-            Ok(x) => x,
-            Err(d) => {
-                eprint!("{}", d.render_all());
-                return 1;
-            }
-        };
-        let compiled = match crate::compile::compile(&pol) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!(
-                    "polc: {} pattern(s) cannot be compiled; run `polc build` for details",
-                    e.len()
-                );
-                return 1;
-            }
-        };
-        let Ok(rules) = TableRules::new(|k| compiled.section(k)) else {
-            return 2;
-        };
-        let out = match decide(&rules, host, &req) {
-            Ok(o) => o,
-            Err(_) => return corrupt(),
-        };
-        return report(&rules, out, host, format, None, &[]);
+        explain_sources(policy, host, format, &req)
+    } else {
+        explain_tables(table, host, format, &req)
     }
+}
+
+/// The request for `tool` (agents' tool names are accepted too: `Read`,
+/// `run_shell_command`, `WebFetch`, …) with `text` as its command or main argument.
+fn request(tool: &str, text: &str) -> Request {
+    if tool == tools::BASH || tools::is_shell(tool) {
+        Request::Bash {
+            command: text.to_string(),
+        }
+    } else {
+        Request::Tool {
+            tool: tools::canonical(tool),
+            subject: text.to_string(),
+            input_text: text.to_string(),
+            name: tool.to_string(),
+        }
+    }
+}
+
+/// Explain from policy sources compiled in memory (no layers, no self-protection).
+fn explain_sources(policy: &[PathBuf], host: &str, format: Format, req: &Request) -> i32 {
+    if policy.is_empty() && std::fs::symlink_metadata("policies").is_err() {
+        return nothing_to_explain();
+    }
+    let sources = default_sources(policy);
+    let (pol, _) = match crate::lower::load(&sources, Tier::Project, None) {
+        Ok(x) => x,
+        Err(d) => {
+            eprint!("{}", d.render_all());
+            return 1;
+        }
+    };
+    let compiled = match crate::compile::compile(&pol) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!(
+                "polc: {} pattern(s) cannot be compiled; run `polc build` for details",
+                e.len()
+            );
+            return 1;
+        }
+    };
+    let Ok(rules) = TableRules::new(|k| compiled.section(k)) else {
+        return 2;
+    };
+    let out = match decide(&rules, host, req) {
+        Ok(o) => o,
+        Err(_) => return corrupt(),
+    };
+    report(&rules, out, host, format, None, &[])
+}
+
+/// Explain with the layered tables, as the hook decides (self-protection included).
+fn explain_tables(table: Option<PathBuf>, host: &str, format: Format, req: &Request) -> i32 {
     let layers = Layers::discover(
         Some(table.unwrap_or_else(|| PathBuf::from("compiled/policy.bin"))),
         None,
@@ -85,7 +97,7 @@ pub fn explain(
     let cwd = std::env::current_dir().unwrap_or_else(|_| layers.project_root.clone());
     let call = Call {
         host,
-        request: &req,
+        request: req,
         also: &[],
         unattestable: None,
         cwd: &cwd,
@@ -144,7 +156,7 @@ pub fn explain(
     report(&g, j.outcome, host, format, Some(untrusted), &would_allow)
 }
 
-fn rule_json(src: &dyn RuleSource, rule: u32) -> serde_json::Value {
+fn rule_json(src: &dyn RuleFacts, rule: u32) -> serde_json::Value {
     match src.describe(rule) {
         Ok(d) => json!({
             "id": d.id, "verdict": d.verdict.as_str(), "tool": d.tool, "source": d.source,
@@ -170,7 +182,7 @@ fn nothing_to_explain() -> i32 {
 
 /// The cause with rules named by id (never a number: the self-protection rule has no table
 /// number), and every field present.
-fn cause_json(src: &dyn RuleSource, cause: &Cause) -> serde_json::Value {
+fn cause_json(src: &dyn RuleFacts, cause: &Cause) -> serde_json::Value {
     let id = |r: u32| {
         src.describe(r)
             .map(|d| serde_json::Value::String(d.id))
@@ -193,7 +205,7 @@ fn corrupt() -> i32 {
 }
 
 fn report(
-    src: &dyn RuleSource,
+    src: &dyn RuleFacts,
     out: Outcome,
     host: &str,
     format: Format,
@@ -210,97 +222,115 @@ fn report(
     }
     let untrusted = untrusted.unwrap_or_default();
     match format {
-        Format::Json => {
-            let v = json!({
-                "decision": out.decision.as_str(),
-                "host": host,
-                "cause": cause_json(src, &out.cause),
-                "winner": out.winner.map(|w| rule_json(src, w)).unwrap_or(serde_json::Value::Null),
-                "segments": out.segments.iter().map(|s| json!({
-                    "text": s.text, "verdict": s.decision.as_str(), "depth": s.depth,
-                    "unattestable": s.unattestable, "deny_only": s.deny_only,
-                })).collect::<Vec<_>>(),
-                "matched": lost.iter().map(|(h, why)| json!({
-                    "rule": rule_json(src, h.rule), "segment": h.segment, "possible": h.possible, "lost_because": why,
-                })).collect::<Vec<_>>(),
-                "unattestable": out.unattestable,
-                "untrusted_tables": untrusted,
-                "would_allow_once_trusted": would_allow.iter().map(|r| rule_json(src, *r)).collect::<Vec<_>>(),
-            });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-        }
-        Format::Text => {
-            println!("decision: {}", out.decision);
-            match (&out.cause, out.winner.and_then(|w| src.describe(w).ok())) {
-                (Cause::PossibleDeny { .. }, Some(d)) => {
-                    println!(
-                        "because:  a word polc cannot know could make deny rule `{}` match",
-                        d.id
-                    );
-                    print_rule(&d);
-                }
-                (_, Some(d)) => {
-                    println!("winner:   {} ({})", d.id, d.verdict);
-                    print_rule(&d);
-                }
-                (Cause::Unattestable { construct }, None) => {
-                    println!("because:  polc cannot attest this command: {construct}");
-                }
-                _ => println!(
-                    "because:  no rule allows every segment; the host's own default applies"
-                ),
-            }
-            if !out.segments.is_empty() {
-                println!("segments:");
-                for s in &out.segments {
-                    let extra = if s.unattestable.is_empty() {
-                        String::new()
-                    } else {
-                        format!("  (unattestable: {})", s.unattestable.join(", "))
-                    };
-                    let pad = "  ".repeat(s.depth as usize);
-                    let note = if s.deny_only {
-                        " [\\r read as a line break]"
-                    } else {
-                        ""
-                    };
-                    println!("  {pad}[{}] {}{extra}{note}", s.decision, s.text);
-                }
-            }
-            if !lost.is_empty() {
-                println!("also matched:");
-                // One line per rule (a rule can match several segments and the whole command).
-                let mut shown: Vec<(u32, bool)> = Vec::new();
-                for (h, why) in &lost {
-                    if shown.contains(&(h.rule, h.possible)) {
-                        continue;
-                    }
-                    shown.push((h.rule, h.possible));
-                    if let Ok(d) = src.describe(h.rule) {
-                        let possibly = if h.possible { " (possibly)" } else { "" };
-                        println!(
-                            "  {} ({}{possibly}) {}:{}:{} — {why}",
-                            d.id, d.verdict, d.source, d.line, d.column
-                        );
-                    }
-                }
-            }
-            for r in would_allow {
-                if let Ok(d) = src.describe(*r) {
-                    println!(
-                        "would allow once trusted: rule {} ({}:{})",
-                        d.id, d.source, d.line
-                    );
-                }
-            }
-            for t in &untrusted {
-                println!("note: {t} is not trusted for this project: its allow rules are ignored (run `polc trust`)");
-            }
-        }
+        Format::Json => report_json(src, &out, host, &lost, &untrusted, would_allow),
+        Format::Text => report_text(src, &out, &lost, &untrusted, would_allow),
     }
     match out.decision {
         crate::ir::Decision::Deny => 2,
         _ => 0,
+    }
+}
+
+/// Rules that matched and did not win, each with why.
+type Lost<'a> = [(&'a crate::runtime::Hit, String)];
+
+fn report_json(
+    src: &dyn RuleFacts,
+    out: &Outcome,
+    host: &str,
+    lost: &Lost<'_>,
+    untrusted: &[String],
+    would_allow: &[u32],
+) {
+    let v = json!({
+        "decision": out.decision.as_str(),
+        "host": host,
+        "cause": cause_json(src, &out.cause),
+        "winner": out.winner.map(|w| rule_json(src, w)).unwrap_or(serde_json::Value::Null),
+        "segments": out.segments.iter().map(|s| json!({
+            "text": s.text, "verdict": s.decision.as_str(), "depth": s.depth,
+            "unattestable": s.unattestable, "deny_only": s.deny_only,
+        })).collect::<Vec<_>>(),
+        "matched": lost.iter().map(|(h, why)| json!({
+            "rule": rule_json(src, h.rule), "segment": h.segment, "possible": h.possible, "lost_because": why,
+        })).collect::<Vec<_>>(),
+        "unattestable": out.unattestable,
+        "untrusted_tables": untrusted,
+        "would_allow_once_trusted": would_allow.iter().map(|r| rule_json(src, *r)).collect::<Vec<_>>(),
+    });
+    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+}
+
+fn report_text(
+    src: &dyn RuleFacts,
+    out: &Outcome,
+    lost: &Lost<'_>,
+    untrusted: &[String],
+    would_allow: &[u32],
+) {
+    println!("decision: {}", out.decision);
+    match (&out.cause, out.winner.and_then(|w| src.describe(w).ok())) {
+        (Cause::PossibleDeny { .. }, Some(d)) => {
+            println!(
+                "because:  a word polc cannot know could make deny rule `{}` match",
+                d.id
+            );
+            print_rule(&d);
+        }
+        (_, Some(d)) => {
+            println!("winner:   {} ({})", d.id, d.verdict);
+            print_rule(&d);
+        }
+        (Cause::Unattestable { construct }, None) => {
+            println!("because:  polc cannot attest this command: {construct}");
+        }
+        _ => println!("because:  no rule allows every segment; the host's own default applies"),
+    }
+    if !out.segments.is_empty() {
+        println!("segments:");
+        for s in &out.segments {
+            let extra = if s.unattestable.is_empty() {
+                String::new()
+            } else {
+                format!("  (unattestable: {})", s.unattestable.join(", "))
+            };
+            let pad = "  ".repeat(s.depth as usize);
+            let note = if s.deny_only {
+                " [\\r read as a line break]"
+            } else {
+                ""
+            };
+            println!("  {pad}[{}] {}{extra}{note}", s.decision, s.text);
+        }
+    }
+    if !lost.is_empty() {
+        println!("also matched:");
+        // One line per rule (a rule can match several segments and the whole command).
+        let mut shown: Vec<(u32, bool)> = Vec::new();
+        for (h, why) in lost {
+            if shown.contains(&(h.rule, h.possible)) {
+                continue;
+            }
+            shown.push((h.rule, h.possible));
+            if let Ok(d) = src.describe(h.rule) {
+                let possibly = if h.possible { " (possibly)" } else { "" };
+                println!(
+                    "  {} ({}{possibly}) {}:{}:{} — {why}",
+                    d.id, d.verdict, d.source, d.line, d.column
+                );
+            }
+        }
+    }
+    for r in would_allow {
+        if let Ok(d) = src.describe(*r) {
+            println!(
+                "would allow once trusted: rule {} ({}:{})",
+                d.id, d.source, d.line
+            );
+        }
+    }
+    for t in untrusted {
+        println!("note: {t} is not trusted for this project: its allow rules are ignored (run `polc trust`)");
     }
 }
 

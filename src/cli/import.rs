@@ -169,8 +169,14 @@ pub fn import_cmd(
         let n = imp.rules.iter().filter(|r| r.scope == *scope).count();
         written.push((*scope, path, n));
     }
+    say_written(host, &imp, &written);
+    0
+}
+
+/// What was written, and what to run next.
+fn say_written(host: Host, imp: &Import, written: &[(Scope, PathBuf, usize)]) {
     let warnings = imp.diags.warnings().count();
-    for (scope, path, n) in &written {
+    for (scope, path, n) in written {
         eprintln!(
             "wrote {} rule(s) of the {} layer to {}",
             n,
@@ -184,7 +190,7 @@ pub fn import_cmd(
     if imp.needs_native {
         eprintln!("note: part of the {} configuration is left to its own engine: keep the native files in place", host.name());
     }
-    for (scope, path, _) in &written {
+    for (scope, path, _) in written {
         match scope {
             Scope::Project => eprintln!("next: polc build && polc trust   (the project layer)"),
             Scope::User => {
@@ -200,7 +206,6 @@ pub fn import_cmd(
             }
         }
     }
-    0
 }
 
 /// The stamp name of an in-memory native source: `<polc import --from HOST (SCOPE)>`. No

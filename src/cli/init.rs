@@ -778,22 +778,7 @@ pub fn init_cmd(host: &str, scope: Scope, remove: bool) -> i32 {
             return 2;
         }
     }
-    let res = (|| -> std::io::Result<()> {
-        if p.write_backup {
-            if let Some(b) = &p.before {
-                std::fs::write(backup_path(&t.file), b)?;
-            }
-        }
-        match &p.after {
-            Some(a) => write_atomic(&t.file, a)?,
-            None => std::fs::remove_file(&t.file)?,
-        }
-        if remove {
-            let _ = std::fs::remove_file(backup_path(&t.file));
-        }
-        Ok(())
-    })();
-    if let Err(e) = res {
+    if let Err(e) = write_plan(&t, &p, remove) {
         eprintln!("polc: cannot write {file}: {e}");
         return 2;
     }
@@ -805,7 +790,31 @@ pub fn init_cmd(host: &str, scope: Scope, remove: bool) -> i32 {
         let file = crate::runtime::trust::canon(&t.file);
         let _ = crate::runtime::tripwire::record_written(&at, &croot, &file);
     }
-    for n in &notes {
+    say_done(&t, &p, h, remove, &notes);
+    0
+}
+
+/// Write the planned file (and its backup), or remove it.
+fn write_plan(t: &Target, p: &Plan, remove: bool) -> std::io::Result<()> {
+    if p.write_backup {
+        if let Some(b) = &p.before {
+            std::fs::write(backup_path(&t.file), b)?;
+        }
+    }
+    match &p.after {
+        Some(a) => write_atomic(&t.file, a)?,
+        None => std::fs::remove_file(&t.file)?,
+    }
+    if remove {
+        let _ = std::fs::remove_file(backup_path(&t.file));
+    }
+    Ok(())
+}
+
+/// What changed, and what to do next.
+fn say_done(t: &Target, p: &Plan, h: Host, remove: bool, notes: &[String]) {
+    let file = t.file.display().to_string();
+    for n in notes {
         println!("note: {n}");
     }
     if remove {
@@ -828,7 +837,6 @@ pub fn init_cmd(host: &str, scope: Scope, remove: bool) -> i32 {
             h.name()
         );
     }
-    0
 }
 
 #[cfg(test)]

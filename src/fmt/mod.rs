@@ -310,32 +310,7 @@ fn item(c: &mut Cursor<'_>) -> (Vec<String>, bool) {
         let (v, cm) = c.rest_of_line();
         return (vec![with_comment(join(&v), cm)], false);
     }
-    // Rule head: verdict, tool, patterns.
-    let mut head: Vec<Tok> = vec![c.next().expect("peeked")];
-    match c.next() {
-        Some(Tok::Word(w)) if w == "tool" => {
-            head.push(Tok::Word(w));
-            if let Some(s) = c.next() {
-                head.push(s);
-            }
-        }
-        Some(t) => head.push(t),
-        None => {}
-    }
-    let mut patterns: Vec<Vec<Tok>> = Vec::new();
-    loop {
-        match c.peek() {
-            Some(Tok::Word(w)) if w == "any" => {
-                patterns.push(vec![c.next().expect("peeked")]);
-            }
-            Some(Tok::Word(w)) if PATTERN_KINDS.contains(&w.as_str()) => {
-                let k = c.next().expect("peeked");
-                let s = c.next().expect("a pattern has a string");
-                patterns.push(vec![k, s]);
-            }
-            _ => break,
-        }
-    }
+    let (mut head, patterns) = rule_head(c);
     let mut entries: Vec<Entry> = Vec::new();
     let mut header_comment = None;
     let mut close_comment = None;
@@ -366,7 +341,7 @@ fn item(c: &mut Cursor<'_>) -> (Vec<String>, bool) {
     if let Some(p) = patterns.first() {
         head.extend(p.iter().cloned());
     }
-    let mut header = join(&head);
+    let header = join(&head);
     let attrs = entries.iter().any(|e| matches!(e, Entry::Attr(..)));
     let block_needed = attrs || entries.iter().any(|e| matches!(e, Entry::Comment(_)));
     if !block_needed {
@@ -378,6 +353,49 @@ fn item(c: &mut Cursor<'_>) -> (Vec<String>, bool) {
         return (vec![with_comment(header, cm)], false);
     }
     let _ = has_block;
+    (
+        block_lines(header, header_comment, entries, close_comment),
+        true,
+    )
+}
+
+/// A rule's head (verdict and tool) and its patterns (kind and string each).
+fn rule_head(c: &mut Cursor<'_>) -> (Vec<Tok>, Vec<Vec<Tok>>) {
+    let mut head: Vec<Tok> = vec![c.next().expect("peeked")];
+    match c.next() {
+        Some(Tok::Word(w)) if w == "tool" => {
+            head.push(Tok::Word(w));
+            if let Some(s) = c.next() {
+                head.push(s);
+            }
+        }
+        Some(t) => head.push(t),
+        None => {}
+    }
+    let mut patterns: Vec<Vec<Tok>> = Vec::new();
+    loop {
+        match c.peek() {
+            Some(Tok::Word(w)) if w == "any" => {
+                patterns.push(vec![c.next().expect("peeked")]);
+            }
+            Some(Tok::Word(w)) if PATTERN_KINDS.contains(&w.as_str()) => {
+                let k = c.next().expect("peeked");
+                let s = c.next().expect("a pattern has a string");
+                patterns.push(vec![k, s]);
+            }
+            _ => break,
+        }
+    }
+    (head, patterns)
+}
+
+/// A rule with a block: the header, its attributes aligned, comments and blank lines kept.
+fn block_lines(
+    mut header: String,
+    header_comment: Option<String>,
+    entries: Vec<Entry>,
+    close_comment: Option<String>,
+) -> Vec<String> {
     header.push_str(" {");
     let mut lines = vec![with_comment(header, header_comment)];
     let width = entries
@@ -403,7 +421,7 @@ fn item(c: &mut Cursor<'_>) -> (Vec<String>, bool) {
         }
     }
     lines.push(with_comment("}".into(), close_comment));
-    (lines, true)
+    lines
 }
 
 fn trim_blanks(entries: &mut Vec<Entry>) {

@@ -130,15 +130,31 @@ fn emit(r: &Rendered) -> i32 {
     r.exit
 }
 
-fn read_stdin() -> Result<Vec<u8>, String> {
+/// Why the hook's stdin cannot be used (the error row).
+#[derive(Debug)]
+enum StdinError {
+    Read(std::io::Error),
+    TooLarge,
+}
+
+impl std::fmt::Display for StdinError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StdinError::Read(e) => write!(f, "polc: cannot read the hook input: {e}"),
+            StdinError::TooLarge => f.write_str("polc: hook input over 1 MiB; denied"),
+        }
+    }
+}
+
+fn read_stdin() -> Result<Vec<u8>, StdinError> {
     let mut buf = Vec::with_capacity(8192);
     std::io::stdin()
         .lock()
         .take(MAX_STDIN as u64 + 1)
         .read_to_end(&mut buf)
-        .map_err(|e| format!("polc: cannot read the hook input: {e}"))?;
+        .map_err(StdinError::Read)?;
     if buf.len() > MAX_STDIN {
-        return Err("polc: hook input over 1 MiB; denied".into());
+        return Err(StdinError::TooLarge);
     }
     Ok(buf)
 }
@@ -149,7 +165,7 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     let ev0 = args.event.unwrap_or(Event::PreToolUse);
     let bytes = match read_stdin() {
         Ok(b) => b,
-        Err(e) => return host.error_for(ev0, &e),
+        Err(e) => return host.error_for(ev0, &e.to_string()),
     };
     let inp = match input::parse(&bytes) {
         Ok(i) => i,

@@ -217,50 +217,82 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         }
         None => return Err(BadInput("hook input has no tool_name".into())),
     };
-    let shell = SHELL_TOOLS.contains(&name);
     let powershell = POWERSHELL_TOOLS.contains(&name);
-    if shell || powershell {
-        let bad = || BadInput(format!("{name} call without a string `command`"));
-        let c = inp
-            .tool_input
-            .get("command")
-            .or_else(|| inp.tool_input.get("cmd"))
-            .ok_or_else(bad)?;
-        let ps = powershell.then_some("a PowerShell command (polc has no PowerShell segmenter)");
-        let mut mapped = match c {
-            Value::String(s) => Mapped {
-                request: Request::Bash { command: s.clone() },
-                also: Vec::new(),
-                unattestable: None,
-                workdir: None,
-            },
-            Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_string) => {
-                let argv: Vec<&str> = a.iter().filter_map(Value::as_str).collect();
-                argv_request(&argv, argv_run(host))
-            }
-            _ => return Err(bad()),
-        };
-        if let Some(why) = ps {
-            mapped.unattestable = Some(why.into());
-        }
-        match inp
-            .tool_input
-            .get("workdir")
-            .or_else(|| inp.tool_input.get("working_directory"))
-        {
-            None | Some(Value::Null) => {}
-            Some(Value::String(w)) if !w.is_empty() => mapped.workdir = Some(w.clone()),
-            Some(_) => {
-                mapped.unattestable = Some("a working directory polc cannot read".into());
-            }
-        }
-        return Ok(mapped);
+    if SHELL_TOOLS.contains(&name) || powershell {
+        return shell_request(inp, host, name, powershell);
     }
     let tool = canonical_tool(name);
     let ti = &inp.tool_input;
     // Search tools (Grep, Glob, search_file_content, …) read a folder: `path`, else the cwd.
-    let search = ti.get("pattern").is_some() && ti.get("file_path").is_none() && tool == "read";
-    let subject = if tool == "webfetch" {
+    let search =
+        ti.get("pattern").is_some() && ti.get("file_path").is_none() && tool == crate::tools::READ;
+    let subject = tool_subject(ti, &tool, search);
+    let input_text = if ti.is_null() {
+        String::new()
+    } else {
+        ti.to_string()
+    };
+    Ok(Mapped {
+        request: Request::Tool {
+            tool,
+            subject,
+            input_text,
+            name: name.to_string(),
+        },
+        also: Vec::new(),
+        unattestable: None,
+        workdir: None,
+    })
+}
+
+/// A shell tool's call: its `command` (a string, or an argv array as the host runs it) and
+/// its working folder.
+fn shell_request(
+    inp: &HookInput,
+    host: &str,
+    name: &str,
+    powershell: bool,
+) -> Result<Mapped, BadInput> {
+    let bad = || BadInput(format!("{name} call without a string `command`"));
+    let c = inp
+        .tool_input
+        .get("command")
+        .or_else(|| inp.tool_input.get("cmd"))
+        .ok_or_else(bad)?;
+    let ps = powershell.then_some("a PowerShell command (polc has no PowerShell segmenter)");
+    let mut mapped = match c {
+        Value::String(s) => Mapped {
+            request: Request::Bash { command: s.clone() },
+            also: Vec::new(),
+            unattestable: None,
+            workdir: None,
+        },
+        Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_string) => {
+            let argv: Vec<&str> = a.iter().filter_map(Value::as_str).collect();
+            argv_request(&argv, argv_run(host))
+        }
+        _ => return Err(bad()),
+    };
+    if let Some(why) = ps {
+        mapped.unattestable = Some(why.into());
+    }
+    match inp
+        .tool_input
+        .get("workdir")
+        .or_else(|| inp.tool_input.get("working_directory"))
+    {
+        None | Some(Value::Null) => {}
+        Some(Value::String(w)) if !w.is_empty() => mapped.workdir = Some(w.clone()),
+        Some(_) => {
+            mapped.unattestable = Some("a working directory polc cannot read".into());
+        }
+    }
+    Ok(mapped)
+}
+
+/// A tool call's main argument, for tool rules and explain.
+fn tool_subject(ti: &Value, tool: &str, search: bool) -> String {
+    if tool == crate::tools::WEBFETCH {
         // The URL fetched, and nothing else: another field (`file_path`) must not stand in
         // for it (domain rules would meet the wrong string). No string `url` → "" (a
         // deny/ask domain rule possibly matches).
@@ -300,23 +332,7 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         })
         .unwrap_or("")
         .to_string()
-    };
-    let input_text = if ti.is_null() {
-        String::new()
-    } else {
-        ti.to_string()
-    };
-    Ok(Mapped {
-        request: Request::Tool {
-            tool,
-            subject,
-            input_text,
-            name: name.to_string(),
-        },
-        also: Vec::new(),
-        unattestable: None,
-        workdir: None,
-    })
+    }
 }
 
 /// A shell tool's argv array as the host runs it (see [`ArgvRun`]).

@@ -118,7 +118,7 @@ impl<'p> Cx<'p> {
         &self,
         i: usize,
         severity: Severity,
-        code: &'static str,
+        code: crate::syntax::codes::Code,
         message: String,
     ) -> Diagnostic {
         let r = self.rule(i);
@@ -140,7 +140,7 @@ impl<'p> Cx<'p> {
         i: usize,
         p: usize,
         severity: Severity,
-        code: &'static str,
+        code: crate::syntax::codes::Code,
         message: String,
     ) -> Diagnostic {
         let r = self.rule(i);

@@ -17,7 +17,7 @@ fn lint_with(name: &str, text: &str, host: Option<&str>) -> Diagnostics {
     d
 }
 
-fn codes(name: &str, text: &str) -> Vec<(&'static str, u32, u32)> {
+fn codes(name: &str, text: &str) -> Vec<(crate::syntax::codes::Code, u32, u32)> {
     lint_with(name, text, None)
         .0
         .iter()
@@ -283,7 +283,10 @@ fn json_output_shape() {
     let d = lint_with("t.pol", "allow bash glob \"*\"\n", None);
     let j = d.to_json();
     assert_eq!(j["errors"], 1);
-    assert_eq!(j["diagnostics"][0]["code"], crate::syntax::codes::L007);
+    assert_eq!(
+        j["diagnostics"][0]["code"],
+        crate::syntax::codes::L007.as_str()
+    );
     assert_eq!(j["diagnostics"][0]["line"], 1);
 }
 

@@ -137,7 +137,13 @@ impl<'a> Loader<'a> {
     }
 
     /// A diagnostic at a located token, with its line's text.
-    fn at(&self, code: &'static str, msg: impl Into<String>, span: &Span, len: u32) -> Diagnostic {
+    fn at(
+        &self,
+        code: crate::syntax::codes::Code,
+        msg: impl Into<String>,
+        span: &Span,
+        len: u32,
+    ) -> Diagnostic {
         let line = self
             .texts
             .get(&span.file)
@@ -604,7 +610,7 @@ mod tests {
             .join(rel)
     }
 
-    fn codes(d: &Diagnostics) -> Vec<(&'static str, u32, u32)> {
+    fn codes(d: &Diagnostics) -> Vec<(crate::syntax::codes::Code, u32, u32)> {
         d.iter()
             .map(|d| (d.code, d.span.line, d.span.column))
             .collect()
@@ -844,7 +850,7 @@ mod tests {
             "permcheck.json",
             r#"{"permissions": {"deny": ["Bash()", "Bash(", 7]}, "rules": [{"verdict": "deny", "regex": ["("], "hosts": ["nope"], "priority": 1.5}], "exampels": []}"#,
         );
-        let c: Vec<&str> = d.iter().map(|d| d.code).collect();
+        let c: Vec<crate::syntax::codes::Code> = d.iter().map(|d| d.code).collect();
         assert_eq!(
             c,
             vec![

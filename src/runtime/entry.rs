@@ -9,7 +9,7 @@
 
 use super::layers::{self, Layers, Loaded, LoadedLayer, Union};
 use super::protect::{self, Finding, Guarded, Protected};
-use super::{Cause, Corrupt, Outcome, Request, RuleDesc, RuleSource};
+use super::{Cause, Corrupt, Outcome, Request, RuleDesc, RuleFacts, RuleSource};
 use crate::ir::Decision;
 use std::path::{Path, PathBuf};
 

@@ -10,7 +10,7 @@
 //! lists each kept check and says why the other hosts do not need it.
 
 use super::protect::Finding;
-use super::{Context, Corrupt, Outcome, PathQuery, Request, RuleSource};
+use super::{Context, Corrupt, Outcome, PathQuery, Request, RuleSource, Side};
 use crate::ir::{Decision, Verdict};
 use crate::paths::normalize;
 use crate::pattern::WILD;
@@ -69,20 +69,12 @@ pub fn check(
     let mut work: Vec<PathBuf> = Vec::new();
     work.extend(ctx.project_root.iter().map(|p| normalize(p)));
     work.extend(ctx.cwd.iter().map(|p| normalize(p)));
-    let critical = |p: &Path| -> bool {
-        CRITICAL.iter().any(|c| Path::new(c) == p)
-            || ctx.home.as_deref().map(normalize).as_deref() == Some(p)
-    };
-    let mut worst: Option<Finding> = None;
-    let mut raise = |v: Verdict, what: String| {
-        if worst.as_ref().is_none_or(|f| v > f.verdict) {
-            worst = Some(Finding {
-                verdict: v,
-                what,
-                paths: Vec::new(),
-                rule_id: RULE_ID,
-            });
-        }
+    let mut c = Checks {
+        src,
+        host,
+        ctx,
+        work,
+        worst: None,
     };
     match (req, walk) {
         (Request::Bash { .. }, Some(w)) => {
@@ -92,101 +84,19 @@ pub fn check(
                 // Arguments of programs polc does not know are not known to be paths: the
                 // host's checks only judge programs they know, and so do these.
                 for u in seg.file_uses().filter(|u| u.access != Access::Unknown) {
-                    let text = String::from_utf8_lossy(&u.path).into_owned();
-                    let destructive = matches!(u.access, Access::Delete | Access::Meta)
-                        || (u.access == Access::Write && u.into);
-                    let unknown = u.path.contains(&UNKNOWN);
-                    let wild = u.path.contains(&WILD);
-                    if unknown || wild {
-                        let head = &u.path[..u
-                            .path
-                            .iter()
-                            .position(|&b| b == WILD || b == UNKNOWN)
-                            .unwrap_or(0)];
-                        if u.access.writes() && !exact {
-                            raise(
-                                Verdict::Ask,
-                                format!(
-                                    "a glob or unknown word in a write target (`{}`)",
-                                    text.replace('\u{FFFD}', "*")
-                                ),
-                            );
-                        } else if !exact
-                            && (head.starts_with(b"/") || head.starts_with(b"~") || unknown)
-                        {
-                            raise(
-                                Verdict::Ask,
-                                format!(
-                                    "`{}` may name a path outside the project",
-                                    text.replace('\u{FFFD}', "*")
-                                ),
-                            );
-                        }
-                        continue;
-                    }
-                    let bases: Vec<PathBuf> = if text.starts_with('/') || text.starts_with('~') {
-                        vec![PathBuf::from("/")]
-                    } else {
-                        match &dirs {
-                            Some(d) => d.clone(),
-                            None => {
-                                if !exact {
-                                    raise(
-                                        Verdict::Ask,
-                                        format!(
-                                            "`{text}` is relative to a folder polc cannot know"
-                                        ),
-                                    );
-                                }
-                                continue;
-                            }
-                        }
-                    };
-                    for b in bases {
-                        let c = Context {
-                            cwd: Some(b),
-                            ..ctx.clone()
-                        };
-                        let q = PathQuery::new(&text, &c);
-                        if destructive && (critical(&q.lexical) || critical(&q.canonical)) {
-                            raise(
-                                Verdict::Deny,
-                                format!(
-                                    "a destructive command on the critical path {}",
-                                    q.lexical.display()
-                                ),
-                            );
-                            continue;
-                        }
-                        let outside = !inside(&q.lexical, &work) || !inside(&q.canonical, &work);
-                        if outside && !exact && !listed(src, u.access, &q, &c, host)? {
-                            let what = if u.access == Access::Read {
-                                "reads"
-                            } else {
-                                "uses"
-                            };
-                            raise(
-                                Verdict::Ask,
-                                format!(
-                                    "the command {what} {} outside the project",
-                                    q.lexical.display()
-                                ),
-                            );
-                        }
-                    }
+                    c.file_use(u, exact, &dirs)?;
                 }
             }
         }
-        (Request::Tool { tool, subject, .. }, _) if tool == tools::READ || tool == tools::EDIT => {
+        (Request::Tool { tool, subject, .. }, _) if tools::is_path_tool(tool) => {
             let q = PathQuery::new(subject, ctx);
-            let outside = !inside(&q.lexical, &work) || !inside(&q.canonical, &work);
             let access = if tool == tools::READ {
                 Access::Read
             } else {
                 Access::Write
             };
-            if outside && !listed(src, access, &q, ctx, host)? {
-                raise(
+            if c.outside(&q) && !listed(src, access, &q, ctx, host)? {
+                c.raise(
                     Verdict::Ask,
                     format!("{tool} of {} outside the project", q.lexical.display()),
                 );
@@ -194,7 +104,126 @@ pub fn check(
         }
         _ => {}
     }
-    Ok(worst)
+    Ok(c.worst)
+}
+
+/// The checks of one call: the project's folders and the strongest finding so far.
+struct Checks<'a> {
+    src: &'a dyn RuleSource,
+    host: &'a str,
+    ctx: &'a Context,
+    /// The project root and the agent's cwd.
+    work: Vec<PathBuf>,
+    worst: Option<Finding>,
+}
+
+impl Checks<'_> {
+    fn raise(&mut self, v: Verdict, what: String) {
+        if self.worst.as_ref().is_none_or(|f| v > f.verdict) {
+            self.worst = Some(Finding {
+                verdict: v,
+                what,
+                paths: Vec::new(),
+                rule_id: RULE_ID,
+            });
+        }
+    }
+
+    fn critical(&self, p: &Path) -> bool {
+        CRITICAL.iter().any(|c| Path::new(c) == p)
+            || self.ctx.home.as_deref().map(normalize).as_deref() == Some(p)
+    }
+
+    fn outside(&self, q: &PathQuery) -> bool {
+        !inside(&q.lexical, &self.work) || !inside(&q.canonical, &self.work)
+    }
+
+    /// One file a segment uses; `exact`: a bash `exact` rule allowed the segment.
+    fn file_use(
+        &mut self,
+        u: &crate::shell::effects::FileUse,
+        exact: bool,
+        dirs: &Option<Vec<PathBuf>>,
+    ) -> Result<(), Corrupt> {
+        let text = String::from_utf8_lossy(&u.path).into_owned();
+        let destructive = matches!(u.access, Access::Delete | Access::Meta)
+            || (u.access == Access::Write && u.into);
+        let unknown = u.path.contains(&UNKNOWN);
+        let wild = u.path.contains(&WILD);
+        if unknown || wild {
+            let head = &u.path[..u
+                .path
+                .iter()
+                .position(|&b| b == WILD || b == UNKNOWN)
+                .unwrap_or(0)];
+            if u.access.writes() && !exact {
+                self.raise(
+                    Verdict::Ask,
+                    format!(
+                        "a glob or unknown word in a write target (`{}`)",
+                        text.replace('\u{FFFD}', "*")
+                    ),
+                );
+            } else if !exact && (head.starts_with(b"/") || head.starts_with(b"~") || unknown) {
+                self.raise(
+                    Verdict::Ask,
+                    format!(
+                        "`{}` may name a path outside the project",
+                        text.replace('\u{FFFD}', "*")
+                    ),
+                );
+            }
+            return Ok(());
+        }
+        let bases: Vec<PathBuf> = if text.starts_with('/') || text.starts_with('~') {
+            vec![PathBuf::from("/")]
+        } else {
+            match dirs {
+                Some(d) => d.clone(),
+                None => {
+                    if !exact {
+                        self.raise(
+                            Verdict::Ask,
+                            format!("`{text}` is relative to a folder polc cannot know"),
+                        );
+                    }
+                    return Ok(());
+                }
+            }
+        };
+        for b in bases {
+            let c = Context {
+                cwd: Some(b),
+                ..self.ctx.clone()
+            };
+            let q = PathQuery::new(&text, &c);
+            if destructive && (self.critical(&q.lexical) || self.critical(&q.canonical)) {
+                self.raise(
+                    Verdict::Deny,
+                    format!(
+                        "a destructive command on the critical path {}",
+                        q.lexical.display()
+                    ),
+                );
+                continue;
+            }
+            if self.outside(&q) && !exact && !listed(self.src, u.access, &q, &c, self.host)? {
+                let what = if u.access == Access::Read {
+                    "reads"
+                } else {
+                    "uses"
+                };
+                self.raise(
+                    Verdict::Ask,
+                    format!(
+                        "the command {what} {} outside the project",
+                        q.lexical.display()
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Was segment `i` allowed by a bash `exact` rule (it names every path it uses)?
@@ -227,7 +256,7 @@ fn listed(
         tools::EDIT
     };
     let mut rules = Vec::new();
-    src.match_path(tool, q, ctx, true, host, &mut |r| rules.push(r))?;
+    src.match_path(tool, q, ctx, Side::Allow, host, &mut |r| rules.push(r))?;
     for r in rules {
         if src.verdict(r)? != Verdict::Allow {
             continue;

@@ -3,7 +3,7 @@
 //! differential test requires the compiled table to agree with it on every input.
 
 use super::table_rules::{tool_matches, tool_pattern_match};
-use super::{Corrupt, RuleDesc, RuleSource, Score};
+use super::{Corrupt, RuleDesc, RuleFacts, RuleSource, Score, Side};
 use crate::ir::{PatternKind, Policy, Verdict, TOOL_BASH};
 use crate::pattern::{rule_specificity, Match, SegPattern};
 
@@ -72,7 +72,7 @@ impl<'p> Reference<'p> {
     }
 }
 
-impl RuleSource for Reference<'_> {
+impl RuleFacts for Reference<'_> {
     fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt> {
         Ok(self.rule(rule)?.verdict)
     }
@@ -101,14 +101,17 @@ impl RuleSource for Reference<'_> {
             reason: r.reason.clone(),
         })
     }
+}
 
+impl RuleSource for Reference<'_> {
     fn match_segment(
         &self,
         reading: &[u8],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
+        let allow = side.is_allow();
         for (i, r) in self.policy.rules.iter().enumerate() {
             if r.tool != TOOL_BASH
                 || (r.verdict == Verdict::Allow) != allow
@@ -145,10 +148,11 @@ impl RuleSource for Reference<'_> {
         &self,
         tool: &str,
         texts: &[&[u8]],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
+        let allow = side.is_allow();
         for (i, r) in self.policy.rules.iter().enumerate() {
             if (r.verdict == Verdict::Allow) != allow
                 || !r.applies_to_host(host)
@@ -186,10 +190,11 @@ impl RuleSource for Reference<'_> {
         tool: &str,
         q: &super::PathQuery,
         ctx: &super::Context,
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
+        let allow = side.is_allow();
         for (i, r) in self.policy.rules.iter().enumerate() {
             if r.tool != tool || (r.verdict == Verdict::Allow) != allow || !r.applies_to_host(host)
             {

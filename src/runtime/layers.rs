@@ -4,7 +4,7 @@
 
 use super::table_rules::TableRules;
 use super::trust;
-use super::{Corrupt, RuleDesc, RuleSource, Score};
+use super::{Corrupt, RuleDesc, RuleFacts, RuleSource, Score, Side};
 use crate::ir::{Tier, Verdict};
 use crate::pattern::Match;
 use crate::table::Table;
@@ -327,6 +327,13 @@ impl<'a> Union<'a> {
         Err(Corrupt)
     }
 
+    /// The layers whose rules of `side` count: an untrusted layer contributes no allow.
+    fn parts_for(&self, side: Side) -> impl Iterator<Item = &(TableRules<'a>, u32, Tier, bool)> {
+        self.parts
+            .iter()
+            .filter(move |(_, _, _, trusted)| *trusted || !side.is_allow())
+    }
+
     /// Was this rule's layer trusted? (explain shows it)
     pub fn trusted(&self, rule: u32) -> bool {
         self.part(rule).map(|p| p.3).unwrap_or(false)
@@ -344,7 +351,7 @@ impl<'a> Union<'a> {
     }
 }
 
-impl RuleSource for Union<'_> {
+impl RuleFacts for Union<'_> {
     fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt> {
         let (t, r, _, _) = self.part(rule)?;
         t.verdict(r)
@@ -360,18 +367,18 @@ impl RuleSource for Union<'_> {
         let (t, r, _, _) = self.part(rule)?;
         t.describe(r)
     }
+}
+
+impl RuleSource for Union<'_> {
     fn match_segment(
         &self,
         reading: &[u8],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
-        for (t, off, _, trusted) in &self.parts {
-            if allow && !trusted {
-                continue;
-            }
-            t.match_segment(reading, allow, host, &mut |r, m| f(r + off, m))?;
+        for (t, off, _, _) in self.parts_for(side) {
+            t.match_segment(reading, side, host, &mut |r, m| f(r + off, m))?;
         }
         Ok(())
     }
@@ -379,15 +386,12 @@ impl RuleSource for Union<'_> {
         &self,
         tool: &str,
         texts: &[&[u8]],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
-        for (t, off, _, trusted) in &self.parts {
-            if allow && !trusted {
-                continue;
-            }
-            t.match_content(tool, texts, allow, host, &mut |r| f(r + off))?;
+        for (t, off, _, _) in self.parts_for(side) {
+            t.match_content(tool, texts, side, host, &mut |r| f(r + off))?;
         }
         Ok(())
     }
@@ -396,15 +400,12 @@ impl RuleSource for Union<'_> {
         tool: &str,
         q: &super::PathQuery,
         ctx: &super::Context,
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
-        for (t, off, _, trusted) in &self.parts {
-            if allow && !trusted {
-                continue;
-            }
-            t.match_path(tool, q, ctx, allow, host, &mut |r| f(r + off))?;
+        for (t, off, _, _) in self.parts_for(side) {
+            t.match_path(tool, q, ctx, side, host, &mut |r| f(r + off))?;
         }
         Ok(())
     }

@@ -63,17 +63,37 @@ pub struct RuleDesc {
     pub reason: Option<String>,
 }
 
-/// The questions the decision procedure asks of a set of rules.
-pub trait RuleSource {
+/// Which rules a match asks about: the allow rules, or the deny and ask rules (which
+/// restrict). Matching differs by side (an allow needs both forms of a path, a deny either).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Allow,
+    /// Deny and ask rules.
+    Restrict,
+}
+
+impl Side {
+    pub fn is_allow(self) -> bool {
+        self == Side::Allow
+    }
+}
+
+/// What is known about a rule by its number: its verdict, its score and how explain and
+/// the hook's reason name it. Rendering (a reason, explain) needs only these.
+pub trait RuleFacts {
     fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt>;
     fn score(&self, rule: u32) -> Result<Score, Corrupt>;
     fn describe(&self, rule: u32) -> Result<RuleDesc, Corrupt>;
-    /// Every bash segment pattern (exact/prefix/glob) that matches `reading`. `allow`
+}
+
+/// The questions the decision procedure asks of a set of rules: which rules match.
+pub trait RuleSource: RuleFacts {
+    /// Every bash segment pattern (exact/prefix/glob) that matches `reading`. `side`
     /// selects allow rules (literal reading) or deny/ask rules (every reading).
     fn match_segment(
         &self,
         reading: &[u8],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt>;
@@ -82,18 +102,18 @@ pub trait RuleSource {
         &self,
         tool: &str,
         texts: &[&[u8]],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt>;
-    /// Every path rule (read/edit) of `tool` matching the path; `allow` selects allow rules
+    /// Every path rule (read/edit) of `tool` matching the path; `side` selects allow rules
     /// (both forms must match) or deny/ask rules (either form, case-folded too).
     fn match_path(
         &self,
         tool: &str,
         q: &PathQuery,
         ctx: &Context,
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt>;
@@ -228,91 +248,8 @@ pub fn decide_walked(
     let mut hits: Vec<Hit> = Vec::new();
     let mut reports: Vec<SegmentReport> = Vec::new();
     for w in &walk.segments {
-        let (seg, rd) = (&w.seg, &w.rd);
         let idx = reports.len();
-        let mut deny = false;
-        let mut ask = false;
-        let mut seg_hits: Vec<Hit> = Vec::new();
-        for reading in &rd.deny {
-            src.match_segment(reading, false, host, &mut |rule, m| {
-                seg_hits.push(Hit {
-                    rule,
-                    verdict: Verdict::Deny,
-                    possible: m == Match::Possible,
-                    segment: Some(idx),
-                });
-            })?;
-        }
-        // Files the command reads or writes and URLs it fetches meet the read/edit/webfetch
-        // deny and ask rules (a read deny on `.env` also stops `cat .env`).
-        touches(src, w, &dirs, ctx, host, &mut |rule, possible| {
-            seg_hits.push(Hit {
-                rule,
-                verdict: Verdict::Deny,
-                possible,
-                segment: Some(idx),
-            })
-        })?;
-        // One hit per rule per segment; a definite match beats a possible one.
-        seg_hits.sort_by_key(|h| (h.rule, h.possible));
-        seg_hits.dedup_by_key(|h| h.rule);
-        seg_hits.retain(|h| src.verdict(h.rule) != Ok(Verdict::Allow));
-        for h in &mut seg_hits {
-            h.verdict = src.verdict(h.rule)?;
-            match (h.verdict, h.possible) {
-                (Verdict::Deny, false) => deny = true,
-                (Verdict::Deny, true) | (Verdict::Ask, _) => ask = true,
-                _ => {}
-            }
-        }
-        hits.extend(seg_hits);
-        let no_command =
-            seg.words.is_empty() || seg.words.iter().all(|w| w.unquoted() == Some("}"));
-        let mut allowed = false;
-        if !seg.deny_only && !no_command {
-            let mut allow_hits = Vec::new();
-            src.match_segment(&rd.allow, true, host, &mut |rule, _| allow_hits.push(rule))?;
-            // The rule must also match the segment as written, as in Claude Code.
-            whole::keep_literal(src, host, &seg.text, &mut allow_hits)?;
-            let seg_text = seg.text.as_bytes();
-            src.match_content(tools::BASH, &[seg_text], true, host, &mut |rule| {
-                allow_hits.push(rule)
-            })?;
-            allow_hits.sort_unstable();
-            allow_hits.dedup();
-            for rule in allow_hits {
-                if src.verdict(rule)? == Verdict::Allow {
-                    allowed = true;
-                    hits.push(Hit {
-                        rule,
-                        verdict: Verdict::Allow,
-                        possible: false,
-                        segment: Some(idx),
-                    });
-                }
-            }
-        }
-        let unatt: Vec<String> = rd.unattestable.iter().map(|s| s.to_string()).collect();
-        let decision = if deny {
-            Decision::Deny
-        } else if ask || !unatt.is_empty() {
-            Decision::Ask
-        } else if no_command && !seg.deny_only {
-            // Only redirections to /dev/null or fd operations, or a closing `}`.
-            Decision::Allow
-        } else if allowed {
-            Decision::Allow
-        } else {
-            Decision::Default
-        };
-        reports.push(SegmentReport {
-            text: seg.text.clone(),
-            decision,
-            depth: seg.depth,
-            unattestable: unatt,
-            deny_only: seg.deny_only,
-            command: !no_command,
-        });
+        reports.push(judge_segment(src, host, w, idx, &dirs, ctx, &mut hits)?);
     }
     // Content rules (deny/ask) over the raw text and its dequoted form.
     let dq = shell::dequote(command);
@@ -320,7 +257,7 @@ pub fn decide_walked(
     src.match_content(
         tools::BASH,
         &[command.as_bytes(), dq.as_bytes()],
-        false,
+        Side::Restrict,
         host,
         &mut |rule| content.push(rule),
     )?;
@@ -346,6 +283,104 @@ pub fn decide_walked(
         .any(|r| r.decision == Decision::Allow && r.command)
         && counted.iter().all(|r| r.decision == Decision::Allow);
     finish(src, hits, reports, global, any_unatt, all_allowed)
+}
+
+/// One segment of a walked command: its deny/ask hits (readings, files and URLs it
+/// touches), its allow hits, and its decision.
+fn judge_segment(
+    src: &dyn RuleSource,
+    host: &str,
+    w: &shell::Walked,
+    idx: usize,
+    dirs: &Option<Vec<std::path::PathBuf>>,
+    ctx: &Context,
+    hits: &mut Vec<Hit>,
+) -> Result<SegmentReport, Corrupt> {
+    let (seg, rd) = (&w.seg, &w.rd);
+    let mut deny = false;
+    let mut ask = false;
+    let mut seg_hits: Vec<Hit> = Vec::new();
+    for reading in &rd.deny {
+        src.match_segment(reading, Side::Restrict, host, &mut |rule, m| {
+            seg_hits.push(Hit {
+                rule,
+                verdict: Verdict::Deny,
+                possible: m == Match::Possible,
+                segment: Some(idx),
+            });
+        })?;
+    }
+    // Files the command reads or writes and URLs it fetches meet the read/edit/webfetch
+    // deny and ask rules (a read deny on `.env` also stops `cat .env`).
+    touches(src, w, dirs, ctx, host, &mut |rule, possible| {
+        seg_hits.push(Hit {
+            rule,
+            verdict: Verdict::Deny,
+            possible,
+            segment: Some(idx),
+        })
+    })?;
+    // One hit per rule per segment; a definite match beats a possible one.
+    seg_hits.sort_by_key(|h| (h.rule, h.possible));
+    seg_hits.dedup_by_key(|h| h.rule);
+    seg_hits.retain(|h| src.verdict(h.rule) != Ok(Verdict::Allow));
+    for h in &mut seg_hits {
+        h.verdict = src.verdict(h.rule)?;
+        match (h.verdict, h.possible) {
+            (Verdict::Deny, false) => deny = true,
+            (Verdict::Deny, true) | (Verdict::Ask, _) => ask = true,
+            _ => {}
+        }
+    }
+    hits.extend(seg_hits);
+    let no_command = seg.words.is_empty() || seg.words.iter().all(|w| w.unquoted() == Some("}"));
+    let mut allowed = false;
+    if !seg.deny_only && !no_command {
+        let mut allow_hits = Vec::new();
+        src.match_segment(&rd.allow, Side::Allow, host, &mut |rule, _| {
+            allow_hits.push(rule)
+        })?;
+        // The rule must also match the segment as written, as in Claude Code.
+        whole::keep_literal(src, host, &seg.text, &mut allow_hits)?;
+        let seg_text = seg.text.as_bytes();
+        src.match_content(tools::BASH, &[seg_text], Side::Allow, host, &mut |rule| {
+            allow_hits.push(rule)
+        })?;
+        allow_hits.sort_unstable();
+        allow_hits.dedup();
+        for rule in allow_hits {
+            if src.verdict(rule)? == Verdict::Allow {
+                allowed = true;
+                hits.push(Hit {
+                    rule,
+                    verdict: Verdict::Allow,
+                    possible: false,
+                    segment: Some(idx),
+                });
+            }
+        }
+    }
+    let unatt: Vec<String> = rd.unattestable.iter().map(|s| s.to_string()).collect();
+    let decision = if deny {
+        Decision::Deny
+    } else if ask || !unatt.is_empty() {
+        Decision::Ask
+    } else if no_command && !seg.deny_only {
+        // Only redirections to /dev/null or fd operations, or a closing `}`.
+        Decision::Allow
+    } else if allowed {
+        Decision::Allow
+    } else {
+        Decision::Default
+    };
+    Ok(SegmentReport {
+        text: seg.text.clone(),
+        decision,
+        depth: seg.depth,
+        unattestable: unatt,
+        deny_only: seg.deny_only,
+        command: !no_command,
+    })
 }
 
 /// Folders relative paths may be resolved in: the cwd, the project root (git resolves
@@ -457,7 +492,7 @@ fn touches(
                     continue;
                 }
                 let q = PathQuery::new(&text, &c);
-                src.match_path(tool, &q, &c, false, host, &mut |r| f(r, possible))?;
+                src.match_path(tool, &q, &c, Side::Restrict, host, &mut |r| f(r, possible))?;
                 if u.recursive && !possible {
                     src.match_path_under(tool, &q.lexical, &c, host, &mut |r| f(r, true))?;
                 }
@@ -575,86 +610,37 @@ fn decide_tool(
     let mut unattestable = Vec::new();
     // Every path named must be allowed by a path rule (or the call by an `any`/content
     // allow) for the call to be allowed.
-    let mut every_path_allowed = path_tool;
-    if path_tool || other_tool {
-        let tp = toolpaths::tool_paths(tool, subject, input_text);
-        if tp.unreadable {
-            unattestable.push("a tool input whose path polc cannot read".to_string());
-        }
-        // (tool for deny/ask, definite?) pairs each path meets.
-        let deny_tools: Vec<(&str, bool)> = match tool {
-            tools::READ => vec![(tools::READ, true)],
-            // A read deny also blocks edits of that path.
-            tools::EDIT => vec![(tools::EDIT, true), (tools::READ, true)],
-            _ => vec![(tools::READ, true), (tools::EDIT, false)],
-        };
-        let under_tools: Vec<&str> = match tool {
-            tools::READ => vec![tools::READ],
-            _ => vec![tools::EDIT, tools::READ],
-        };
-        let named = tp.files.iter().map(|p| (p, false));
-        for (path, recursive) in named.chain(tp.folders.iter().map(|p| (p, true))) {
-            let q = PathQuery::new(path, ctx);
-            for &(t, definite) in &deny_tools {
-                let m = if definite {
-                    Match::Definite
-                } else {
-                    Match::Possible
-                };
-                src.match_path(t, &q, ctx, false, host, &mut |rule| raw.push((rule, m)))?;
-            }
-            if path_tool {
-                // Claude Code reads `dir/**` as covering `dir` itself (a Grep over `secrets/`
-                // under a `Read(./secrets/**)` deny is denied there): deny/ask rules that hold
-                // every child of the path also hold the path. Checked with a child name no
-                // rule names.
-                let child = format!("{}/.polc-child", path.trim_end_matches('/'));
-                let cq = PathQuery::new(&child, ctx);
-                for &(t, definite) in &deny_tools {
-                    if definite {
-                        src.match_path(t, &cq, ctx, false, host, &mut |rule| {
-                            raw.push((rule, Match::Definite))
-                        })?;
-                    }
-                }
-            }
-            if recursive {
-                // A folder read recursively: at least ask when it could hold a denied path.
-                for &t in &under_tools {
-                    src.match_path_under(t, &q.lexical, ctx, host, &mut |rule| {
-                        raw.push((rule, Match::Possible))
-                    })?;
-                }
-            }
-            if path_tool {
-                let mut allowed = false;
-                src.match_path(tool, &q, ctx, true, host, &mut |rule| {
-                    allowed = true;
-                    raw.push((rule, Match::Definite))
-                })?;
-                every_path_allowed &= allowed;
-            }
-        }
-        for glob in &tp.globs {
-            let folder = toolpaths::glob_folder(glob);
-            let q = PathQuery::new(&folder, ctx);
-            for &t in &under_tools {
-                src.match_path_under(t, &q.lexical, ctx, host, &mut |rule| {
-                    raw.push((rule, Match::Possible))
-                })?;
-            }
-        }
-        // A glob stays inside its folder (which must be allowed) unless it climbs out or
-        // starts elsewhere (`../*`, `{a,..}`, `/etc/*`, `~/.ssh/*`): then never allowed.
-        every_path_allowed &= !tp.escapes;
-    }
-    src.match_content(tool, &[input_text.as_bytes()], false, host, &mut |rule| {
-        raw.push((rule, Match::Definite))
-    })?;
-    src.match_content(tool, &[input_text.as_bytes()], true, host, &mut |rule| {
-        whole.push(rule);
-        raw.push((rule, Match::Definite))
-    })?;
+    let every_path_allowed = if path_tool || other_tool {
+        path_hits(
+            src,
+            host,
+            tool,
+            subject,
+            input_text,
+            ctx,
+            &mut raw,
+            &mut unattestable,
+        )?
+    } else {
+        path_tool
+    };
+    src.match_content(
+        tool,
+        &[input_text.as_bytes()],
+        Side::Restrict,
+        host,
+        &mut |rule| raw.push((rule, Match::Definite)),
+    )?;
+    src.match_content(
+        tool,
+        &[input_text.as_bytes()],
+        Side::Allow,
+        host,
+        &mut |rule| {
+            whole.push(rule);
+            raw.push((rule, Match::Definite))
+        },
+    )?;
     raw.sort_by_key(|&(r, m)| (r, m == Match::Possible));
     raw.dedup_by_key(|x| x.0);
     let mut allowed = path_tool && every_path_allowed;
@@ -678,8 +664,98 @@ fn decide_tool(
     finish(src, hits, Vec::new(), unattestable, any_unatt, allowed)
 }
 
+/// The paths a tool call names meet the path rules: deny/ask hits (and, for read/edit,
+/// allow hits) go to `raw`. True when every path is allowed (read/edit only).
+#[allow(clippy::too_many_arguments)]
+fn path_hits(
+    src: &dyn RuleSource,
+    host: &str,
+    tool: &str,
+    subject: &str,
+    input_text: &str,
+    ctx: &Context,
+    raw: &mut Vec<(u32, Match)>,
+    unattestable: &mut Vec<String>,
+) -> Result<bool, Corrupt> {
+    let path_tool = tools::is_path_tool(tool);
+    let mut every_path_allowed = path_tool;
+    let tp = toolpaths::tool_paths(tool, subject, input_text);
+    if tp.unreadable {
+        unattestable.push("a tool input whose path polc cannot read".to_string());
+    }
+    // (tool for deny/ask, definite?) pairs each path meets.
+    let deny_tools: Vec<(&str, bool)> = match tool {
+        tools::READ => vec![(tools::READ, true)],
+        // A read deny also blocks edits of that path.
+        tools::EDIT => vec![(tools::EDIT, true), (tools::READ, true)],
+        _ => vec![(tools::READ, true), (tools::EDIT, false)],
+    };
+    let under_tools: Vec<&str> = match tool {
+        tools::READ => vec![tools::READ],
+        _ => vec![tools::EDIT, tools::READ],
+    };
+    let named = tp.files.iter().map(|p| (p, false));
+    for (path, recursive) in named.chain(tp.folders.iter().map(|p| (p, true))) {
+        let q = PathQuery::new(path, ctx);
+        for &(t, definite) in &deny_tools {
+            let m = if definite {
+                Match::Definite
+            } else {
+                Match::Possible
+            };
+            src.match_path(t, &q, ctx, Side::Restrict, host, &mut |rule| {
+                raw.push((rule, m))
+            })?;
+        }
+        if path_tool {
+            // Claude Code reads `dir/**` as covering `dir` itself (a Grep over `secrets/`
+            // under a `Read(./secrets/**)` deny is denied there): deny/ask rules that hold
+            // every child of the path also hold the path. Checked with a child name no
+            // rule names.
+            let child = format!("{}/.polc-child", path.trim_end_matches('/'));
+            let cq = PathQuery::new(&child, ctx);
+            for &(t, definite) in &deny_tools {
+                if definite {
+                    src.match_path(t, &cq, ctx, Side::Restrict, host, &mut |rule| {
+                        raw.push((rule, Match::Definite))
+                    })?;
+                }
+            }
+        }
+        if recursive {
+            // A folder read recursively: at least ask when it could hold a denied path.
+            for &t in &under_tools {
+                src.match_path_under(t, &q.lexical, ctx, host, &mut |rule| {
+                    raw.push((rule, Match::Possible))
+                })?;
+            }
+        }
+        if path_tool {
+            let mut allowed = false;
+            src.match_path(tool, &q, ctx, Side::Allow, host, &mut |rule| {
+                allowed = true;
+                raw.push((rule, Match::Definite))
+            })?;
+            every_path_allowed &= allowed;
+        }
+    }
+    for glob in &tp.globs {
+        let folder = toolpaths::glob_folder(glob);
+        let q = PathQuery::new(&folder, ctx);
+        for &t in &under_tools {
+            src.match_path_under(t, &q.lexical, ctx, host, &mut |rule| {
+                raw.push((rule, Match::Possible))
+            })?;
+        }
+    }
+    // A glob stays inside its folder (which must be allowed) unless it climbs out or
+    // starts elsewhere (`../*`, `{a,..}`, `/etc/*`, `~/.ssh/*`): then never allowed.
+    every_path_allowed &= !tp.escapes;
+    Ok(every_path_allowed)
+}
+
 /// Why a matched rule did not win, for explain.
-pub fn why_lost(src: &dyn RuleSource, out: &Outcome, hit: &Hit) -> Result<String, Corrupt> {
+pub fn why_lost(src: &dyn RuleFacts, out: &Outcome, hit: &Hit) -> Result<String, Corrupt> {
     let Some(w) = out.winner else {
         return Ok(match out.decision {
             Decision::Ask => "an unattestable construct decides (ask); no rule is named".into(),

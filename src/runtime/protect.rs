@@ -17,10 +17,10 @@ mod gather;
 
 pub use gather::Protected;
 
-use super::{Cause, Corrupt, Hit, Outcome, Request, RuleDesc, RuleSource, Score};
-use crate::ir::{Decision, Tier, Verdict};
+use super::{Request, RuleDesc};
+use crate::ir::Verdict;
 use crate::paths::normalize;
-use crate::pattern::{Match, WILD};
+use crate::pattern::WILD;
 use crate::shell::effects::{Access, Effects, FileUse};
 use crate::shell::{Walk, UNKNOWN};
 use crate::tools;
@@ -552,176 +552,6 @@ fn collect_strings(v: &serde_json::Value, out: &mut Vec<String>, depth: u32) -> 
     }
 }
 
-/// A rule source with the synthetic self-protection rule as rule [`SYNTHETIC`].
-pub struct Guarded<'a> {
-    pub inner: &'a dyn RuleSource,
-    pub finding: Option<Finding>,
-}
-
-impl RuleSource for Guarded<'_> {
-    fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt> {
-        match (rule, &self.finding) {
-            (SYNTHETIC, Some(f)) => Ok(f.verdict),
-            _ => self.inner.verdict(rule),
-        }
-    }
-    fn score(&self, rule: u32) -> Result<Score, Corrupt> {
-        match rule {
-            SYNTHETIC => Ok(Score {
-                tier: Tier::Managed,
-                priority: i32::MAX,
-                literal: 0,
-                wildcards: 0,
-            }),
-            _ => self.inner.score(rule),
-        }
-    }
-    fn describe(&self, rule: u32) -> Result<RuleDesc, Corrupt> {
-        match (rule, &self.finding) {
-            (SYNTHETIC, Some(f)) if f.rule_id == RULE_ID => Ok(RuleDesc {
-                id: RULE_ID.into(),
-                verdict: f.verdict,
-                tool: "*".into(),
-                source: "polc (built in)".into(),
-                line: 0,
-                column: 0,
-                text: format!("{} writes to polc's protected paths", f.verdict),
-                reason: Some(format!(
-                    "{}; an agent may not change polc's policy, tables, trust list, binary or hook configuration (a managed or user layer rule that names the path can allow it)",
-                    f.what
-                )),
-            }),
-            (SYNTHETIC, Some(f)) => Ok(RuleDesc {
-                id: f.rule_id.into(),
-                verdict: f.verdict,
-                tool: "*".into(),
-                source: "polc (built in)".into(),
-                line: 0,
-                column: 0,
-                text: format!("{} what the host's own checks would not allow", f.verdict),
-                reason: Some(format!(
-                    "{}; the host skips its own checks when polc allows, so polc keeps them (a read/edit rule or a bash exact rule that names the path allows it)",
-                    f.what
-                )),
-            }),
-            _ => self.inner.describe(rule),
-        }
-    }
-    fn match_segment(
-        &self,
-        r: &[u8],
-        a: bool,
-        h: &str,
-        f: &mut dyn FnMut(u32, Match),
-    ) -> Result<(), Corrupt> {
-        self.inner.match_segment(r, a, h, f)
-    }
-    fn match_content(
-        &self,
-        t: &str,
-        x: &[&[u8]],
-        a: bool,
-        h: &str,
-        f: &mut dyn FnMut(u32),
-    ) -> Result<(), Corrupt> {
-        self.inner.match_content(t, x, a, h, f)
-    }
-    fn match_tool(
-        &self,
-        t: &str,
-        s: &str,
-        i: &str,
-        h: &str,
-        f: &mut dyn FnMut(u32, Match),
-    ) -> Result<(), Corrupt> {
-        self.inner.match_tool(t, s, i, h, f)
-    }
-    fn match_path_under(
-        &self,
-        t: &str,
-        d: &Path,
-        c: &super::Context,
-        h: &str,
-        f: &mut dyn FnMut(u32),
-    ) -> Result<(), Corrupt> {
-        self.inner.match_path_under(t, d, c, h, f)
-    }
-    fn match_path(
-        &self,
-        t: &str,
-        q: &super::PathQuery,
-        c: &super::Context,
-        a: bool,
-        h: &str,
-        f: &mut dyn FnMut(u32),
-    ) -> Result<(), Corrupt> {
-        self.inner.match_path(t, q, c, a, h, f)
-    }
-}
-
-/// Decide, then apply self-protection, walking a shell command once for both. Describe
-/// the winner through a [`Guarded`] holding the returned finding so the synthetic rule has
-/// a name.
-pub fn decide_guarded(
-    src: &dyn RuleSource,
-    host: &str,
-    req: &Request,
-    prot: &Protected,
-    cwd: &Path,
-    root: &Path,
-) -> Result<(Outcome, Option<Finding>), Corrupt> {
-    // Paths in the request resolve against the agent's cwd and project root, not ours.
-    let home = super::Context::from_env().home;
-    let ctx = super::Context {
-        cwd: Some(cwd.to_path_buf()),
-        project_root: Some(root.to_path_buf()),
-        home,
-    };
-    let walk = match req {
-        Request::Bash { command } => Some(crate::shell::walk(command)),
-        _ => None,
-    };
-    let mut out = match (req, &walk) {
-        (Request::Bash { command }, Some(w)) => super::decide_walked(src, host, command, w, &ctx)?,
-        _ => super::decide_in(src, host, req, &ctx)?,
-    };
-    let mut finding = prot.check(req, walk.as_ref(), cwd);
-    if let Some(f) = &finding {
-        if out.decision == Decision::Allow && lifted(src, &out, f, &ctx)? {
-            finding = None;
-        }
-    }
-    // The host's own checks an allow would skip (reads and writes outside the project,
-    // critical paths): the stronger of the two findings stands.
-    if let Some(h) = super::host_checks::check(src, host, req, walk.as_ref(), &out, &ctx)? {
-        if finding.as_ref().is_none_or(|f| h.verdict > f.verdict) {
-            finding = Some(h);
-        }
-    }
-    let Some(f) = finding else {
-        return Ok((out, None));
-    };
-    let raised = Decision::from(f.verdict);
-    if raised > out.decision {
-        out.decision = raised;
-        out.winner = Some(SYNTHETIC);
-        out.cause = Cause::Rule { rule: SYNTHETIC };
-        out.hits.push(Hit {
-            rule: SYNTHETIC,
-            verdict: f.verdict,
-            possible: false,
-            segment: None,
-        });
-        return Ok((out, Some(f)));
-    }
-    Ok((out, None))
-}
-
-/// An allow lifts self-protection only when every allowed segment (or the tool call) was
-/// allowed by a managed or user layer's rule that names the protected path: a bash `exact`
-/// rule, or a read/edit path rule whose literal text before its first wildcard is the path
-/// or a folder above it. Prefix, glob, contains and regex rules never lift it, nor does a
-/// finding that names no path (polc's own commands, installs).
 /// Is this rule a bash `exact` rule (DSL `exact`, or a Claude `Bash(...)` without `*`)?
 pub fn is_exact_bash(d: &RuleDesc) -> bool {
     gather::is_exact_bash(d)
@@ -729,48 +559,9 @@ pub fn is_exact_bash(d: &RuleDesc) -> bool {
 
 pub use gather::rule_names_paths;
 
-fn lifted(
-    src: &dyn RuleSource,
-    out: &Outcome,
-    f: &Finding,
-    ctx: &super::Context,
-) -> Result<bool, Corrupt> {
-    if f.paths.is_empty() {
-        return Ok(false);
-    }
-    let names = |rule: u32| -> Result<bool, Corrupt> {
-        if src.score(rule)?.tier < Tier::User {
-            return Ok(false);
-        }
-        let d = src.describe(rule)?;
-        Ok(gather::rule_names_paths(&d, &f.paths, ctx))
-    };
-    if out.segments.is_empty() {
-        for h in out.hits.iter().filter(|h| h.verdict == Verdict::Allow) {
-            if names(h.rule)? {
-                return Ok(true);
-            }
-        }
-        return Ok(false);
-    }
-    for (i, s) in out.segments.iter().enumerate() {
-        if !s.command || s.deny_only {
-            continue;
-        }
-        let mut ok = false;
-        for h in out
-            .hits
-            .iter()
-            .filter(|h| h.segment == Some(i) && h.verdict == Verdict::Allow)
-        {
-            ok |= names(h.rule)?;
-        }
-        if !ok {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
+mod guarded;
+
+pub use guarded::{decide_guarded, Guarded};
 
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,7 @@
 //! bounds-checked; a bad record is [`Corrupt`], never a panic.
 
 use super::pathmatch::{path_could_hold, policy_dir, rule_matches};
-use super::{Context, Corrupt, PathQuery, RuleDesc, RuleSource, Score};
+use super::{Context, Corrupt, PathQuery, RuleDesc, RuleFacts, RuleSource, Score, Side};
 use crate::ir::{PatternKind, Verdict};
 use crate::paths::Anchor;
 use crate::pattern::{self, Match, Reading, STAR, WILD};
@@ -286,7 +286,7 @@ fn span_range(s: Span) -> Result<std::ops::Range<usize>, Corrupt> {
     Ok(o..o.checked_add(s.len as usize).ok_or(Corrupt)?)
 }
 
-impl RuleSource for TableRules<'_> {
+impl RuleFacts for TableRules<'_> {
     fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt> {
         Ok(self.rule(rule)?.verdict()?)
     }
@@ -318,14 +318,17 @@ impl RuleSource for TableRules<'_> {
             reason,
         })
     }
+}
 
+impl RuleSource for TableRules<'_> {
     fn match_segment(
         &self,
         reading: &[u8],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
+        let allow = side.is_allow();
         let idx = if allow {
             &self.s.allow
         } else {
@@ -370,10 +373,11 @@ impl RuleSource for TableRules<'_> {
         &self,
         tool: &str,
         texts: &[&[u8]],
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
+        let allow = side.is_allow();
         for e in self.s.content.candidates(&self.s.strings, texts)? {
             self.content_entry(e, tool, texts, allow, host, f)?;
         }
@@ -385,10 +389,11 @@ impl RuleSource for TableRules<'_> {
         tool: &str,
         q: &PathQuery,
         ctx: &Context,
-        allow: bool,
+        side: Side,
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
+        let allow = side.is_allow();
         self.path_entries(tool, allow, host, ctx, &mut |entry, dir| {
             let anchor = Anchor::from_u8(entry.anchor as u8).ok_or(Corrupt)?;
             let exact = self.s.regex.get(span_range(entry.exact)?).ok_or(Corrupt)?;

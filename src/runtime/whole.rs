@@ -8,7 +8,7 @@
 //! polc does the same here, for deny and ask rules only — a whole-command match can only
 //! add a deny or an ask, never an allow.
 
-use super::{Corrupt, Hit, RuleSource};
+use super::{Corrupt, Hit, RuleSource, Side};
 use crate::ir::Verdict;
 use crate::pattern::{normalise_blanks, Match};
 
@@ -25,7 +25,7 @@ pub fn hits(
 ) -> Result<(), Corrupt> {
     let mut found: Vec<(u32, bool)> = Vec::new();
     for text in texts(command) {
-        src.match_segment(text.as_bytes(), false, host, &mut |rule, m| {
+        src.match_segment(text.as_bytes(), Side::Restrict, host, &mut |rule, m| {
             found.push((rule, m == Match::Possible))
         })?;
     }
@@ -124,7 +124,7 @@ pub fn keep_literal(
     let mut ok: Vec<u32> = Vec::new();
     let texts = literal_texts(segment_text);
     for t in &texts {
-        src.match_segment(t.as_bytes(), true, host, &mut |rule, m| {
+        src.match_segment(t.as_bytes(), Side::Allow, host, &mut |rule, m| {
             if m == Match::Definite {
                 ok.push(rule)
             }
@@ -137,7 +137,7 @@ pub fn keep_literal(
     for t in &texts {
         let n = normalise_blanks(t);
         if n != *t {
-            src.match_segment(n.as_bytes(), true, host, &mut |rule, m| {
+            src.match_segment(n.as_bytes(), Side::Allow, host, &mut |rule, m| {
                 if m == Match::Definite {
                     loose.push(rule)
                 }

@@ -35,6 +35,20 @@ const RESERVED_CONTROL: &[&str] = &[
     "select", "function", "coproc",
 ];
 
+/// What a command list has seen so far (see `list`).
+struct ListState {
+    cur: Segment,
+    start: usize,
+    /// A command (or a closed group) stands before the next operator.
+    complete: bool,
+    /// After `&&`, `||`, `|`: a command must follow (newlines may come first).
+    pending: bool,
+    parens: u32,
+    braces: u32,
+    /// Just after `)` or a closing `}`: only redirections or an operator may follow.
+    closed: bool,
+}
+
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a [u8], depth: u32) -> Lexer<'a> {
         Lexer {
@@ -92,213 +106,237 @@ impl<'a> Lexer<'a> {
     /// notice what bash would reject (an operator with no command before it, a list ending
     /// in `&&`/`||`/`|`, unbalanced `( )` or `{ }`): such input is never allowed.
     fn list(&mut self, term: Term) {
-        let mut cur = Segment {
-            depth: self.depth,
-            ..Segment::default()
+        let mut st = ListState {
+            cur: Segment {
+                depth: self.depth,
+                ..Segment::default()
+            },
+            start: self.pos,
+            complete: false,
+            pending: false,
+            parens: 0,
+            braces: 0,
+            closed: false,
         };
-        let mut start = self.pos;
-        // A command (or a closed group) stands before the next operator.
-        let mut complete = false;
-        // After `&&`, `||`, `|`: a command must follow (newlines may come first).
-        let mut pending = false;
-        let mut parens = 0u32;
-        let mut braces = 0u32;
-        // Just after `)` or a closing `}`: only redirections or an operator may follow.
-        let mut closed = false;
         loop {
-            // Blanks, and backslash-newline continuations between words.
-            while let Some(c) = self.peek() {
-                if c == b' ' || c == b'\t' {
-                    self.pos += 1;
-                } else if c == b'\\' && self.peek_at(1) == Some(b'\n') {
-                    self.pos += 2;
-                } else {
-                    break;
-                }
-            }
-            let has = !cur.words.is_empty() || !cur.redirects.is_empty();
+            self.skip_blanks();
+            let has = !st.cur.words.is_empty() || !st.cur.redirects.is_empty();
             if !has {
-                start = self.pos;
+                st.start = self.pos;
             }
             let Some(c) = self.peek() else {
                 if term == Term::Paren {
-                    cur.unattestable.push("unterminated substitution");
+                    st.cur.unattestable.push("unterminated substitution");
                 }
-                if pending && !has || parens > 0 || braces > 0 {
+                if st.pending && !has || st.parens > 0 || st.braces > 0 {
                     self.syntax_error();
                 }
-                self.finish(&mut cur, &mut start);
+                self.finish(&mut st.cur, &mut st.start);
                 return;
             };
             match c {
                 b')' => {
-                    if !has
-                        && (pending || !complete)
-                        && (term != Term::Paren || parens != 0 || pending)
-                    {
-                        // `( )`, `ls && )`: nothing before the parenthesis.
-                        self.syntax_error();
+                    if self.close_paren(&mut st, term, has) {
+                        return;
                     }
-                    self.finish(&mut cur, &mut start);
-                    self.pos += 1;
-                    if parens == 0 {
-                        if term == Term::Paren {
-                            if braces > 0 {
-                                self.syntax_error();
-                            }
-                            return;
-                        }
+                }
+                b'#' => self.comment(),
+                b'\n' => self.newline(&mut st, has),
+                b';' | b'&' | b'|' => self.operator(&mut st, c, has),
+                b'(' => self.open_paren(&mut st, has),
+                b'<' | b'>' => self.angle(&mut st),
+                _ => self.word_item(&mut st, c),
+            }
+        }
+    }
+
+    /// Blanks, and backslash-newline continuations between words.
+    fn skip_blanks(&mut self) {
+        while let Some(c) = self.peek() {
+            if c == b' ' || c == b'\t' {
+                self.pos += 1;
+            } else if c == b'\\' && self.peek_at(1) == Some(b'\n') {
+                self.pos += 2;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// `)`: ends a subshell or group, or the substitution this list is (then true).
+    fn close_paren(&mut self, st: &mut ListState, term: Term, has: bool) -> bool {
+        if !has
+            && (st.pending || !st.complete)
+            && (term != Term::Paren || st.parens != 0 || st.pending)
+        {
+            // `( )`, `ls && )`: nothing before the parenthesis.
+            self.syntax_error();
+        }
+        self.finish(&mut st.cur, &mut st.start);
+        self.pos += 1;
+        if st.parens == 0 {
+            if term == Term::Paren {
+                if st.braces > 0 {
+                    self.syntax_error();
+                }
+                return true;
+            }
+            self.syntax_error();
+        } else {
+            st.parens -= 1;
+        }
+        st.complete = true;
+        st.pending = false;
+        st.closed = true;
+        st.start = self.pos;
+        false
+    }
+
+    fn comment(&mut self) {
+        // A word-initial `#` starts a comment to the end of the line; backslash
+        // does not continue it (`git status # \⏎rm -rf ~` runs rm).
+        while let Some(c) = self.peek() {
+            if c == b'\n' {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    fn newline(&mut self, st: &mut ListState, has: bool) {
+        st.closed = false;
+        if has {
+            st.complete = true;
+            st.pending = false;
+        }
+        self.finish(&mut st.cur, &mut st.start);
+        self.pos += 1;
+        if !st.pending {
+            st.complete = false;
+        }
+        st.start = self.pos;
+    }
+
+    /// `;`, `&`, `|` and their doubled forms (and `&>`, a redirection).
+    fn operator(&mut self, st: &mut ListState, c: u8, has: bool) {
+        if c == b'&' && self.peek_at(1) == Some(b'>') {
+            self.redirect(&mut st.cur);
+            return;
+        }
+        let two = self.peek_at(1);
+        let len = match (c, two) {
+            (b';', Some(b';')) => {
+                // `;;`, `;;&` end case arms: only inside `case`, a control
+                // structure; anywhere else bash rejects them.
+                st.cur.unattestable.push("case arm separator ;;");
+                if self.peek_at(2) == Some(b'&') {
+                    3
+                } else {
+                    2
+                }
+            }
+            (b';', Some(b'&')) | (b'&', Some(b'&')) | (b'|', Some(b'|')) | (b'|', Some(b'&')) => 2,
+            _ => 1,
+        };
+        if !has && !st.complete {
+            self.syntax_error();
+        }
+        st.closed = false;
+        self.finish(&mut st.cur, &mut st.start);
+        self.pos += len;
+        let op = &self.src[self.pos - len..self.pos];
+        st.pending = matches!(op, b"&&" | b"||" | b"|" | b"|&");
+        st.complete = false;
+        st.start = self.pos;
+    }
+
+    /// `(`: a subshell, an arithmetic command or a function definition.
+    fn open_paren(&mut self, st: &mut ListState, has: bool) {
+        if self.peek_at(1) == Some(b'(') && !has {
+            st.cur.unattestable.push("arithmetic command (( ))");
+        } else if st.cur.words.len() == 1 && self.after_blanks_is(b')') {
+            st.cur.unattestable.push("function definition");
+        } else if has {
+            // `echo (`: bash rejects a parenthesis after words.
+            self.syntax_error();
+        }
+        self.finish(&mut st.cur, &mut st.start);
+        self.pos += 1;
+        st.parens += 1;
+        st.pending = false;
+        st.complete = false;
+        st.start = self.pos;
+    }
+
+    /// `<`, `>`: a redirection or a process substitution.
+    fn angle(&mut self, st: &mut ListState) {
+        if self.peek_at(1) == Some(b'(') {
+            // Process substitution: a word whose value is a path polc cannot know.
+            self.pos += 2;
+            let word = self.substitution_word(b"<(", "process substitution");
+            st.cur.unattestable.push("process substitution");
+            st.cur.words.push(word);
+        } else {
+            self.redirect(&mut st.cur);
+        }
+        st.pending = false;
+    }
+
+    /// A word (with reserved words in command position), or an fd-numbered redirection.
+    fn word_item(&mut self, st: &mut ListState, c: u8) {
+        // An fd number directly before a redirection operator belongs to it.
+        if c.is_ascii_digit() {
+            let mut k = self.pos;
+            while k < self.src.len() && self.src[k].is_ascii_digit() {
+                k += 1;
+            }
+            if k < self.src.len()
+                && matches!(self.src[k], b'<' | b'>')
+                && self.src.get(k + 1) != Some(&b'(')
+            {
+                self.pos = k;
+                self.redirect(&mut st.cur);
+                st.pending = false;
+                return;
+            }
+        }
+        let word = self.word();
+        if st.closed {
+            // `( ls ) x`, `{ ls; } x`
+            self.syntax_error();
+        }
+        // Reserved words count only in command position, before any word.
+        let first = st
+            .cur
+            .words
+            .iter()
+            .all(|w| matches!(w.unquoted(), Some("!") | Some("{") | Some("time")));
+        if first {
+            match word.unquoted() {
+                Some("{") => st.braces += 1,
+                Some("}") if st.cur.words.is_empty() => {
+                    if st.braces == 0 {
                         self.syntax_error();
                     } else {
-                        parens -= 1;
+                        st.braces -= 1;
                     }
-                    complete = true;
-                    pending = false;
-                    closed = true;
-                    start = self.pos;
+                    st.cur.words.push(word);
+                    st.closed = true;
+                    st.pending = false;
+                    return;
                 }
-                b'#' => {
-                    // A word-initial `#` starts a comment to the end of the line; backslash
-                    // does not continue it (`git status # \⏎rm -rf ~` runs rm).
-                    while let Some(c) = self.peek() {
-                        if c == b'\n' {
-                            break;
-                        }
-                        self.pos += 1;
-                    }
-                }
-                b'\n' => {
-                    closed = false;
-                    if has {
-                        complete = true;
-                        pending = false;
-                    }
-                    self.finish(&mut cur, &mut start);
-                    self.pos += 1;
-                    if !pending {
-                        complete = false;
-                    }
-                    start = self.pos;
-                }
-                b';' | b'&' | b'|' => {
-                    if c == b'&' && self.peek_at(1) == Some(b'>') {
-                        self.redirect(&mut cur);
-                        continue;
-                    }
-                    let two = self.peek_at(1);
-                    let len = match (c, two) {
-                        (b';', Some(b';')) => {
-                            // `;;`, `;;&` end case arms: only inside `case`, a control
-                            // structure; anywhere else bash rejects them.
-                            cur.unattestable.push("case arm separator ;;");
-                            if self.peek_at(2) == Some(b'&') {
-                                3
-                            } else {
-                                2
-                            }
-                        }
-                        (b';', Some(b'&'))
-                        | (b'&', Some(b'&'))
-                        | (b'|', Some(b'|'))
-                        | (b'|', Some(b'&')) => 2,
-                        _ => 1,
-                    };
-                    if !has && !complete {
-                        self.syntax_error();
-                    }
-                    closed = false;
-                    self.finish(&mut cur, &mut start);
-                    self.pos += len;
-                    let op = &self.src[self.pos - len..self.pos];
-                    pending = matches!(op, b"&&" | b"||" | b"|" | b"|&");
-                    complete = false;
-                    start = self.pos;
-                }
-                b'(' => {
-                    if self.peek_at(1) == Some(b'(') && !has {
-                        cur.unattestable.push("arithmetic command (( ))");
-                    } else if cur.words.len() == 1 && self.after_blanks_is(b')') {
-                        cur.unattestable.push("function definition");
-                    } else if has {
-                        // `echo (`: bash rejects a parenthesis after words.
-                        self.syntax_error();
-                    }
-                    self.finish(&mut cur, &mut start);
-                    self.pos += 1;
-                    parens += 1;
-                    pending = false;
-                    complete = false;
-                    start = self.pos;
-                }
-                b'<' | b'>' => {
-                    if self.peek_at(1) == Some(b'(') {
-                        // Process substitution: a word whose value is a path polc cannot know.
-                        self.pos += 2;
-                        let word = self.substitution_word(b"<(", "process substitution");
-                        cur.unattestable.push("process substitution");
-                        cur.words.push(word);
-                    } else {
-                        self.redirect(&mut cur);
-                    }
-                    pending = false;
-                }
-                _ => {
-                    // An fd number directly before a redirection operator belongs to it.
-                    if c.is_ascii_digit() {
-                        let mut k = self.pos;
-                        while k < self.src.len() && self.src[k].is_ascii_digit() {
-                            k += 1;
-                        }
-                        if k < self.src.len()
-                            && matches!(self.src[k], b'<' | b'>')
-                            && self.src.get(k + 1) != Some(&b'(')
-                        {
-                            self.pos = k;
-                            self.redirect(&mut cur);
-                            pending = false;
-                            continue;
-                        }
-                    }
-                    let word = self.word();
-                    if closed {
-                        // `( ls ) x`, `{ ls; } x`
-                        self.syntax_error();
-                    }
-                    // Reserved words count only in command position, before any word.
-                    let first = cur
-                        .words
-                        .iter()
-                        .all(|w| matches!(w.unquoted(), Some("!") | Some("{") | Some("time")));
-                    if first {
-                        match word.unquoted() {
-                            Some("{") => braces += 1,
-                            Some("}") if cur.words.is_empty() => {
-                                if braces == 0 {
-                                    self.syntax_error();
-                                } else {
-                                    braces -= 1;
-                                }
-                                cur.words.push(word);
-                                closed = true;
-                                pending = false;
-                                continue;
-                            }
-                            _ => {}
-                        }
-                        if let Some(lit) = word.literal() {
-                            if RESERVED_CONTROL.contains(&lit.as_str()) && word.unquoted().is_some()
-                            {
-                                cur.unattestable.push("control structure");
-                            } else if lit == "[[" && word.unquoted().is_some() {
-                                cur.unattestable.push("test construct [[ ]]");
-                            }
-                        }
-                    }
-                    cur.words.push(word);
-                    pending = false;
+                _ => {}
+            }
+            if let Some(lit) = word.literal() {
+                if RESERVED_CONTROL.contains(&lit.as_str()) && word.unquoted().is_some() {
+                    st.cur.unattestable.push("control structure");
+                } else if lit == "[[" && word.unquoted().is_some() {
+                    st.cur.unattestable.push("test construct [[ ]]");
                 }
             }
         }
+        st.cur.words.push(word);
+        st.pending = false;
     }
 
     fn after_blanks_is(&self, c: u8) -> bool {
@@ -519,52 +557,7 @@ impl<'a> Lexer<'a> {
                 let w = self.substitution_word(b"$(", "command substitution");
                 parts.extend(w.parts);
             }
-            Some(b'{') => {
-                self.pos += 2;
-                let inner_start = self.pos;
-                let mut depth = 1u32;
-                while let Some(c) = self.peek() {
-                    match c {
-                        b'\\' => self.pos += 2,
-                        b'{' => {
-                            depth += 1;
-                            self.pos += 1;
-                        }
-                        b'}' => {
-                            depth -= 1;
-                            self.pos += 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        b'\'' if !in_dq => {
-                            self.pos += 1;
-                            while self.peek().is_some_and(|c| c != b'\'') {
-                                self.pos += 1;
-                            }
-                            self.pos += 1;
-                        }
-                        _ => self.pos += 1,
-                    }
-                }
-                self.pos = self.pos.min(self.src.len());
-                if depth != 0 {
-                    unattest.push("unterminated parameter expansion");
-                }
-                let inner_end = if depth == 0 { self.pos - 1 } else { self.pos };
-                let inner = &self.src[inner_start.min(inner_end)..inner_end];
-                // A default value can hold substitutions: look inside when it does.
-                if inner.windows(2).any(|w| w == b"$(") || inner.contains(&b'`') {
-                    unattest.push("command substitution");
-                    self.nested(inner);
-                }
-                if inner.contains(&b'[') {
-                    unattest.push("array subscript in parameter expansion");
-                }
-                parts.push(Part::Unknown(
-                    String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
-                ));
-            }
+            Some(b'{') => self.braced_parameter(parts, unattest, in_dq, start),
             Some(b'\'') if !in_dq => {
                 unattest.push("ANSI-C quoting $'…'");
                 self.pos += 2;
@@ -617,6 +610,60 @@ impl<'a> Lexer<'a> {
                 parts.push(Part::Quoted("$".into()));
             }
         }
+    }
+
+    /// `${…}`: an unknown value; a substitution in a default value is looked into.
+    fn braced_parameter(
+        &mut self,
+        parts: &mut Vec<Part>,
+        unattest: &mut Vec<&'static str>,
+        in_dq: bool,
+        start: usize,
+    ) {
+        self.pos += 2;
+        let inner_start = self.pos;
+        let mut depth = 1u32;
+        while let Some(c) = self.peek() {
+            match c {
+                b'\\' => self.pos += 2,
+                b'{' => {
+                    depth += 1;
+                    self.pos += 1;
+                }
+                b'}' => {
+                    depth -= 1;
+                    self.pos += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b'\'' if !in_dq => {
+                    self.pos += 1;
+                    while self.peek().is_some_and(|c| c != b'\'') {
+                        self.pos += 1;
+                    }
+                    self.pos += 1;
+                }
+                _ => self.pos += 1,
+            }
+        }
+        self.pos = self.pos.min(self.src.len());
+        if depth != 0 {
+            unattest.push("unterminated parameter expansion");
+        }
+        let inner_end = if depth == 0 { self.pos - 1 } else { self.pos };
+        let inner = &self.src[inner_start.min(inner_end)..inner_end];
+        // A default value can hold substitutions: look inside when it does.
+        if inner.windows(2).any(|w| w == b"$(") || inner.contains(&b'`') {
+            unattest.push("command substitution");
+            self.nested(inner);
+        }
+        if inner.contains(&b'[') {
+            unattest.push("array subscript in parameter expansion");
+        }
+        parts.push(Part::Unknown(
+            String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
+        ));
     }
 
     fn ansi_escape(&mut self, out: &mut Vec<u8>) {

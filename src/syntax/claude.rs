@@ -29,7 +29,7 @@ pub use crate::tools::claude::FILE_TOOLS;
 /// Why a rule string cannot be read. Positions are character offsets inside the string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClaudeError {
-    pub code: &'static str,
+    pub code: crate::syntax::codes::Code,
     pub message: String,
     pub help: Option<String>,
 }
@@ -294,6 +294,54 @@ fn input_field_param(content: &str) -> Option<&str> {
     }
 }
 
+/// The pattern of a `Bash(…)` rule (`content` None: bare `Bash`), as Claude Code reads it.
+fn bash_pattern(content: Option<&str>, verdict: Verdict) -> Pattern {
+    match content {
+        None => Pattern {
+            kind: PatternKind::Glob,
+            text: "*".into(),
+        },
+        // A legacy prefix rule: Claude Code takes the text before `:*` literally, stars
+        // included (`node *:*` matches only commands that begin `node *`). An allow keeps
+        // that literal reading; a deny or ask keeps the wildcard reading as well, which
+        // matches every command the literal one does.
+        Some(x) if legacy_prefix(x).is_some() && verdict == Verdict::Allow => Pattern {
+            kind: PatternKind::Prefix,
+            text: legacy_prefix(x).unwrap_or_default().to_string(),
+        },
+        Some(x) if legacy_prefix(x).is_some() => Pattern {
+            kind: PatternKind::Glob,
+            text: x.to_string(),
+        },
+        // `Bash(:*)`: Claude Code reads it as the exact command `:*` (the prefix before
+        // `:*` may not be empty); as a glob it would be "anything".
+        Some(x) if x.ends_with(":*") && verdict == Verdict::Allow => Pattern {
+            kind: PatternKind::Exact,
+            text: x.to_string(),
+        },
+        Some(x) if has_unescaped_star(x) => Pattern {
+            kind: PatternKind::Glob,
+            text: if verdict == Verdict::Allow {
+                allow_glob(x)
+            } else {
+                x.to_string()
+            },
+        },
+        // No wildcard: Claude Code compares the text exactly, a `\*` included as
+        // written (`Bash(npm \* build)` allows `npm \* build`, not `npm * build`).
+        Some(x) if verdict == Verdict::Allow => Pattern {
+            kind: PatternKind::Exact,
+            text: x.to_string(),
+        },
+        // A deny or ask is a word-bounded prefix, with `\*` read as the star it escapes
+        // (the raw text with the backslash is matched by the whole-command pass).
+        Some(x) => Pattern {
+            kind: PatternKind::Prefix,
+            text: x.replace("\\*", "*"),
+        },
+    }
+}
+
 /// Read one rule string found in the `verdict` list of a `permissions` block.
 pub fn map_rule(s: &str, verdict: Verdict) -> Result<Mapped, ClaudeError> {
     let pairs = PolicyParser::parse(R::claude_rule, s).map_err(|_| ClaudeError {
@@ -323,51 +371,8 @@ pub fn map_rule(s: &str, verdict: Verdict) -> Result<Mapped, ClaudeError> {
             )),
         });
     }
-    if tool == "bash" {
-        let pattern = match content {
-            None => Pattern {
-                kind: PatternKind::Glob,
-                text: "*".into(),
-            },
-            // A legacy prefix rule: Claude Code takes the text before `:*` literally, stars
-            // included (`node *:*` matches only commands that begin `node *`). An allow keeps
-            // that literal reading; a deny or ask keeps the wildcard reading as well, which
-            // matches every command the literal one does.
-            Some(x) if legacy_prefix(x).is_some() && verdict == Verdict::Allow => Pattern {
-                kind: PatternKind::Prefix,
-                text: legacy_prefix(x).unwrap_or_default().to_string(),
-            },
-            Some(x) if legacy_prefix(x).is_some() => Pattern {
-                kind: PatternKind::Glob,
-                text: x.to_string(),
-            },
-            // `Bash(:*)`: Claude Code reads it as the exact command `:*` (the prefix before
-            // `:*` may not be empty); as a glob it would be "anything".
-            Some(x) if x.ends_with(":*") && verdict == Verdict::Allow => Pattern {
-                kind: PatternKind::Exact,
-                text: x.to_string(),
-            },
-            Some(x) if has_unescaped_star(x) => Pattern {
-                kind: PatternKind::Glob,
-                text: if verdict == Verdict::Allow {
-                    allow_glob(x)
-                } else {
-                    x.to_string()
-                },
-            },
-            // No wildcard: Claude Code compares the text exactly, a `\*` included as
-            // written (`Bash(npm \* build)` allows `npm \* build`, not `npm * build`).
-            Some(x) if verdict == Verdict::Allow => Pattern {
-                kind: PatternKind::Exact,
-                text: x.to_string(),
-            },
-            // A deny or ask is a word-bounded prefix, with `\*` read as the star it escapes
-            // (the raw text with the backslash is matched by the whole-command pass).
-            Some(x) => Pattern {
-                kind: PatternKind::Prefix,
-                text: x.replace("\\*", "*"),
-            },
-        };
+    if tool == crate::tools::BASH {
+        let pattern = bash_pattern(content, verdict);
         return Ok(Mapped::Rule { tool, pattern });
     }
     let Some(spec) = content else {

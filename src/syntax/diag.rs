@@ -28,7 +28,7 @@ impl Severity {
 pub struct Diagnostic {
     pub severity: Severity,
     /// `E001`.. for errors, `W001`.. for warnings; listed in `src/syntax/README.md`.
-    pub code: &'static str,
+    pub code: crate::syntax::codes::Code,
     pub message: String,
     pub span: Span,
     /// Caret width in characters, at least 1.
@@ -39,7 +39,11 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn error(
+        code: crate::syntax::codes::Code,
+        message: impl Into<String>,
+        span: Span,
+    ) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             code,
@@ -51,7 +55,11 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn warning(
+        code: crate::syntax::codes::Code,
+        message: impl Into<String>,
+        span: Span,
+    ) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, message, span)
@@ -348,7 +356,7 @@ impl SourceText {
     pub fn diag(
         &self,
         severity: Severity,
-        code: &'static str,
+        code: crate::syntax::codes::Code,
         message: impl Into<String>,
         start: usize,
         end: usize,
@@ -368,7 +376,7 @@ impl SourceText {
 
     pub fn error(
         &self,
-        code: &'static str,
+        code: crate::syntax::codes::Code,
         message: impl Into<String>,
         start: usize,
         end: usize,

@@ -224,16 +224,12 @@ impl Cx<'_> {
         self.base + p.as_span().end()
     }
     fn located<T>(&self, p: &Pair<'_, R>, value: T) -> Located<T> {
-        let d = self.src.error("", "", self.start(p), self.end(p));
-        Located {
-            value,
-            span: d.span,
-            len: d.len,
-        }
+        let (span, len) = self.src.locate(self.start(p), self.end(p));
+        Located { value, span, len }
     }
     fn error(
         &mut self,
-        code: &'static str,
+        code: crate::syntax::codes::Code,
         msg: impl Into<String>,
         p: &Pair<'_, R>,
     ) -> &mut Diagnostic {
@@ -522,7 +518,7 @@ mod tests {
         (ast, d)
     }
 
-    fn errs(text: &str) -> Vec<(&'static str, u32, u32, String)> {
+    fn errs(text: &str) -> Vec<(crate::syntax::codes::Code, u32, u32, String)> {
         parse_str(text)
             .1
              .0

@@ -242,7 +242,12 @@ pub fn parse_policy(src: &SourceText, settings: bool, diags: &mut Diagnostics) -
 }
 
 impl Reader<'_> {
-    fn err(&mut self, code: &'static str, msg: impl Into<String>, n: &JNode) -> &mut Diagnostic {
+    fn err(
+        &mut self,
+        code: crate::syntax::codes::Code,
+        msg: impl Into<String>,
+        n: &JNode,
+    ) -> &mut Diagnostic {
         let d = self.src.error(code, msg, n.start, n.end);
         self.diags.push(d);
         self.diags.0.last_mut().expect("pushed")
@@ -469,59 +474,71 @@ impl Reader<'_> {
                 return;
             }
         }
+        self.push_mapped(s, rule_node, rule, mapped);
+    }
+
+    /// The rule a Claude permission string maps to, or the warning or error why it is not
+    /// kept.
+    fn push_mapped(
+        &mut self,
+        s: &str,
+        rule_node: &JNode,
+        mut rule: AstRule,
+        mapped: Result<Mapped, claude::ClaudeError>,
+    ) {
         match mapped {
             Ok(Mapped::Rule { tool, pattern }) => {
                 rule.tool = tool;
                 rule.patterns.push(Located {
                     value: pattern,
-                    span: loc.span.clone(),
-                    len: loc.len,
+                    span: rule.span.clone(),
+                    len: rule.len,
                 });
                 self.items.push(Item::Rule(rule));
             }
             Ok(Mapped::IgnoredInputField { tool, param }) => {
                 let d = self
-                    .src
-                    .diag(
-                        super::Severity::Warning,
-                        crate::syntax::codes::W001,
-                        format!("allow rule `{s}` is an input-field rule (`{param}:`) and is ignored"),
-                        rule_node.start,
-                        rule_node.end,
-                    )
-                    .with_help(format!(
-                        "Claude Code ignores input-field rules in allow lists; `{tool}` calls are not allowed by it (deny and ask honour them)"
-                    ));
+                .src
+                .diag(
+                    super::Severity::Warning,
+                    crate::syntax::codes::W001,
+                    format!("allow rule `{s}` is an input-field rule (`{param}:`) and is ignored"),
+                    rule_node.start,
+                    rule_node.end,
+                )
+                .with_help(format!(
+                    "Claude Code ignores input-field rules in allow lists; `{tool}` calls are not allowed by it (deny and ask honour them)"
+                ));
                 self.diags.push(d);
             }
             Ok(Mapped::IgnoredDomainWildcard) => {
                 let d = self
-                    .src
-                    .diag(
-                        super::Severity::Warning,
-                        crate::syntax::codes::W004,
-                        format!("allow rule `{s}` has a wildcard domain, which Claude Code never matches; it is ignored"),
-                        rule_node.start,
-                        rule_node.end,
-                    )
-                    .with_help(
-                        "Claude Code compares `domain:` exactly in WebFetch rules; list each host (`WebFetch(domain:api.github.com)`)",
-                    );
+                .src
+                .diag(
+                    super::Severity::Warning,
+                    crate::syntax::codes::W004,
+                    format!("allow rule `{s}` has a wildcard domain, which Claude Code never matches; it is ignored"),
+                    rule_node.start,
+                    rule_node.end,
+                )
+                .with_help(
+                    "Claude Code compares `domain:` exactly in WebFetch rules; list each host (`WebFetch(domain:api.github.com)`)",
+                );
                 self.diags.push(d);
             }
             Ok(Mapped::IgnoredPathRule { tool }) => {
                 let d = self
-                    .src
-                    .diag(
-                        super::Severity::Warning,
-                        crate::syntax::codes::W003,
-                        format!("allow rule `{s}` is a path rule for `{tool}`, which Claude Code never consults; it is ignored"),
-                        rule_node.start,
-                        rule_node.end,
-                    )
-                    .with_help(
-                        "Claude Code checks paths against `Read(…)` (every tool that reads) and `Edit(…)` (every tool that edits) rules only; write `Read(…)` or `Edit(…)`",
-                    );
+                .src
+                .diag(
+                    super::Severity::Warning,
+                    crate::syntax::codes::W003,
+                    format!("allow rule `{s}` is a path rule for `{tool}`, which Claude Code never consults; it is ignored"),
+                    rule_node.start,
+                    rule_node.end,
+                )
+                .with_help(
+                    "Claude Code checks paths against `Read(…)` (every tool that reads) and `Edit(…)` (every tool that edits) rules only; write `Read(…)` or `Edit(…)`",
+                );
                 self.diags.push(d);
             }
             Err(e) => {
@@ -675,25 +692,7 @@ impl Reader<'_> {
                     }
                 }
                 "exact" | "prefix" | "glob" | "contains" | "regex" => {
-                    let kind = match key {
-                        "exact" => PatternKind::Exact,
-                        "prefix" => PatternKind::Prefix,
-                        "glob" => PatternKind::Glob,
-                        "contains" => PatternKind::Contains,
-                        _ => PatternKind::Regex,
-                    };
-                    if let Some(list) = self.strings(&format!("`{key}`"), v) {
-                        for l in list {
-                            rule.patterns.push(Located {
-                                value: Pattern {
-                                    kind,
-                                    text: l.value,
-                                },
-                                span: l.span,
-                                len: l.len,
-                            });
-                        }
-                    }
+                    self.json_patterns(&mut rule, key, v)
                 }
                 "any" => match &v.value {
                     JValue::Bool(true) => rule.patterns.push(self.located(
@@ -723,16 +722,32 @@ impl Reader<'_> {
         if !ok {
             return;
         }
-        let mut text = format!("{} {}", rule.verdict, dsl_display_tool(&rule.tool));
-        for p in &rule.patterns {
-            if p.value.kind == PatternKind::Any {
-                text.push_str(" any");
-            } else {
-                text.push_str(&format!(" {} {:?}", p.value.kind.as_str(), p.value.text));
-            }
-        }
+        let text = rule_text(&rule);
         rule.text = clip_text(&text);
         self.items.push(Item::Rule(rule));
+    }
+
+    /// `"exact"`, `"prefix"`, `"glob"`, `"contains"`, `"regex"`: a list of pattern strings.
+    fn json_patterns(&mut self, rule: &mut AstRule, key: &str, v: &JNode) {
+        let kind = match key {
+            "exact" => PatternKind::Exact,
+            "prefix" => PatternKind::Prefix,
+            "glob" => PatternKind::Glob,
+            "contains" => PatternKind::Contains,
+            _ => PatternKind::Regex,
+        };
+        if let Some(list) = self.strings(&format!("`{key}`"), v) {
+            for l in list {
+                rule.patterns.push(Located {
+                    value: Pattern {
+                        kind,
+                        text: l.value,
+                    },
+                    span: l.span,
+                    len: l.len,
+                });
+            }
+        }
     }
 
     /// `{"command": …}` or `{"tool": …, "input": …}`, with `"expect"` and optional `"host"`.
@@ -788,6 +803,19 @@ fn dsl_display_tool(tool: &str) -> String {
     } else {
         format!("tool {tool:?}")
     }
+}
+
+/// A JSON rule as the DSL would write it (explain and reasons show it).
+fn rule_text(rule: &AstRule) -> String {
+    let mut text = format!("{} {}", rule.verdict, dsl_display_tool(&rule.tool));
+    for p in &rule.patterns {
+        if p.value.kind == PatternKind::Any {
+            text.push_str(" any");
+        } else {
+            text.push_str(&format!(" {} {:?}", p.value.kind.as_str(), p.value.text));
+        }
+    }
+    text
 }
 
 #[cfg(test)]
@@ -943,7 +971,7 @@ mod tests {
         // In permcheck.json, Claude Code's own keys are notes; a key outside its schema is
         // an error.
         let (_, d) = parse("permcheck.json", text);
-        let codes = |c: &str| d.iter().filter(|d| d.code == c).count();
+        let codes = |c: crate::syntax::codes::Code| d.iter().filter(|d| d.code == c).count();
         assert_eq!(
             (
                 codes(crate::syntax::codes::E012),

@@ -408,6 +408,23 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     let n = name.as_str();
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     e.known = true;
+    let handled = files_read_or_written(e, n, args)
+        || files_changed(e, n, args)
+        || archives_and_fetchers(e, n, args)
+        || other_known(e, n, base, args);
+    if !handled {
+        e.known = false;
+        e.net = Net::Maybe;
+        unknown_candidates(e, args);
+    }
+    if NETWORK.contains(&n) && e.net == Net::No {
+        e.net = Net::Yes;
+    }
+    e.installs = installs(n, args);
+}
+
+/// Readers and writers of named files: `uniq`, compilers, `tree`, the readers, `sort`, `split`.
+fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     if matches!(n, "uniq" | "xxd") {
         // `uniq IN OUT`, `xxd [-r] IN OUT`: the second operand is written.
         let ops = operands(e, args, &["-f", "-s", "-w", "-c", "-g", "-l", "-o", "-s"]);
@@ -480,7 +497,15 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
         let mut out = ops.get(1).map(|p| p.to_vec()).unwrap_or(b"x".to_vec());
         out.push(WILD);
         e.file(out, Access::Write, false);
-    } else if PATTERN_FIRST.contains(&n) {
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Editors, deleters, metadata changers, creators, copiers, `link`, `dd`, and pattern-first programs (`grep`, `sed`).
+fn files_changed(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    if PATTERN_FIRST.contains(&n) {
         pattern_first(e, n, args);
     } else if EDITORS.contains(&n) {
         for p in operands(
@@ -557,7 +582,15 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
                 e.file(p.to_vec(), Access::Write, false);
             }
         }
-    } else if n == "git" {
+    } else {
+        return false;
+    }
+    true
+}
+
+/// `git`, fetchers, archives and compressors, `patch`.
+fn archives_and_fetchers(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    if n == "git" {
         git::effects(args, e);
     } else if FETCHERS.contains(&n) {
         fetcher(e, n, args);
@@ -640,7 +673,15 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
         if let Some(p) = ops.get(1) {
             e.file((*p).clone(), Access::Read, false);
         }
-    } else if n == "xargs" {
+    } else {
+        return false;
+    }
+    true
+}
+
+/// `xargs -a`, `cd`/`pushd`, `find`, interpreters, programs whose operands are no files.
+fn other_known(e: &mut Effects, n: &str, base: &str, args: &[Vec<u8>]) -> bool {
+    if n == "xargs" {
         // A wrapper (the walk peels it); `-a FILE` reads its arguments from a file.
         for v in opt_values(args, &["-a"], &["--arg-file"]) {
             e.file(v, Access::Read, false);
@@ -667,14 +708,9 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     } else if NO_FILES.contains(&n) {
         // Operands are names, numbers or text.
     } else {
-        e.known = false;
-        e.net = Net::Maybe;
-        unknown_candidates(e, args);
+        return false;
     }
-    if NETWORK.contains(&n) && e.net == Net::No {
-        e.net = Net::Yes;
-    }
-    e.installs = installs(n, args);
+    true
 }
 
 fn pattern_first(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
@@ -824,6 +860,14 @@ fn remote_path(p: &[u8]) -> bool {
 
 fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     e.net = Net::Yes;
+    fetcher_reads(e, args);
+    fetcher_writes(e, n, args);
+    let saw_url = fetcher_urls(e, n, args);
+    fetcher_saves(e, n, args, saw_url);
+}
+
+/// Files a request sends.
+fn fetcher_reads(e: &mut Effects, args: &[Vec<u8>]) {
     // Files a request sends: `-d @file`, `-F f=@file`, `--data-binary @file`, `-T file`.
     for (k, a) in args.iter().enumerate() {
         let at = a
@@ -875,6 +919,10 @@ fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
             e.file(v[i + 1..].to_vec(), Access::Read, false);
         }
     }
+}
+
+/// Files a fetcher writes: headers, cookies, traces and downloads.
+fn fetcher_writes(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     // Headers, cookies and traces written to files.
     for v in opt_values(
         args,
@@ -912,63 +960,70 @@ fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     for d in opt_values(args, &["-P"], &["--output-dir", "--directory-prefix"]) {
         e.file_into(d);
     }
+}
+
+/// Fetcher options that take a value (their value is no URL).
+const FETCH_OPTS_WITH_ARG: &[&str] = &[
+    "-o",
+    "-d",
+    "-H",
+    "-X",
+    "-u",
+    "-A",
+    "-e",
+    "-F",
+    "-T",
+    "-K",
+    "-b",
+    "-c",
+    "-w",
+    "-m",
+    "-r",
+    "-P",
+    "-U",
+    "-E",
+    "-x",
+    "-i",
+    "-a",
+    "--data",
+    "--data-binary",
+    "--data-raw",
+    "--data-urlencode",
+    "--header",
+    "--request",
+    "--user",
+    "--user-agent",
+    "--referer",
+    "--form",
+    "--upload-file",
+    "--config",
+    "--cookie",
+    "--cookie-jar",
+    "--write-out",
+    "--max-time",
+    "--range",
+    "--proxy",
+    "--proxy-user",
+    "--output",
+    "--output-document",
+    "--resolve",
+    "--connect-to",
+    "--preproxy",
+    "--url",
+    "--cert",
+    "--key",
+    "--cacert",
+    "--output-dir",
+    "--post-data",
+    "--header",
+    "--method",
+    "--body",
+];
+
+/// The URLs a request goes to (and through); whether an operand named one.
+fn fetcher_urls(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     // URLs: operands that look like one, `--url X`, and the proxy a request goes through.
-    let mut with_arg = vec![
-        "-o",
-        "-d",
-        "-H",
-        "-X",
-        "-u",
-        "-A",
-        "-e",
-        "-F",
-        "-T",
-        "-K",
-        "-b",
-        "-c",
-        "-w",
-        "-m",
-        "-r",
-        "-P",
-        "-U",
-        "-E",
-        "-x",
-        "-i",
-        "-a",
-        "--data",
-        "--data-binary",
-        "--data-raw",
-        "--data-urlencode",
-        "--header",
-        "--request",
-        "--user",
-        "--user-agent",
-        "--referer",
-        "--form",
-        "--upload-file",
-        "--config",
-        "--cookie",
-        "--cookie-jar",
-        "--write-out",
-        "--max-time",
-        "--range",
-        "--proxy",
-        "--proxy-user",
-        "--output",
-        "--output-document",
-        "--resolve",
-        "--connect-to",
-        "--preproxy",
-        "--url",
-        "--cert",
-        "--key",
-        "--cacert",
-        "--output-dir",
-        "--post-data",
-        "--header",
-        "--method",
-        "--body",
-    ];
+    let mut with_arg = FETCH_OPTS_WITH_ARG.to_vec();
     if n.starts_with("wget") {
         with_arg.push("-O");
     }
@@ -1039,6 +1094,11 @@ fn fetcher(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         // The destination is not the URL polc reads (or not one it can read).
         e.urls.push(String::new());
     }
+    saw_url
+}
+
+/// `curl -O`, `wget URL`: the download is saved under the URL's last component, here.
+fn fetcher_saves(e: &mut Effects, n: &str, args: &[Vec<u8>], saw_url: bool) {
     let remote_name = args.iter().any(|a| {
         matches!(
             a.as_slice(),

@@ -367,14 +367,8 @@ fn config_runs(rest: &[String], rest_words: &[Word], r: &mut Runs) {
     }
 }
 
-/// The files a git subcommand reads, writes or deletes, whether it rewrites the work tree,
-/// and whether it reaches the network.
-pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
-    let targs: Vec<String> = args.iter().map(|a| text(a)).collect();
-    let at = subcommand_at(&targs);
-    let sub = targs.get(at).cloned().unwrap_or_default();
-    let rest = &args[(at + 1).min(args.len())..];
-    // Global `-C DIR`: the command runs there.
+/// Global `-C DIR` options (before the subcommand at `at`): the command runs there.
+fn global_chdirs(args: &[Vec<u8>], targs: &[String], at: usize, e: &mut Effects) {
     let mut k = 0;
     while k < at {
         if targs[k] == "-C" {
@@ -387,6 +381,38 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
         }
         k += 1;
     }
+}
+
+/// Files named by a subcommand's options.
+fn option_files(rest: &[Vec<u8>], sub: &str, e: &mut Effects) {
+    // `--output=F` (log, diff, show, format-patch, …) writes F; `format-patch -o DIR` and
+    // `--output-directory` write under DIR; `commit -F`, `--pathspec-from-file` read.
+    let targs_rest: Vec<Vec<u8>> = rest.to_vec();
+    for v in super::files::opt_values(&targs_rest, &[], &["--output"]) {
+        e.file(v, Access::Write, false);
+    }
+    if sub == "format-patch" {
+        for v in super::files::opt_values(&targs_rest, &["-o"], &["--output-directory"]) {
+            e.file_into(v);
+        }
+    }
+    for v in super::files::opt_values(
+        &targs_rest,
+        &["-F"],
+        &["--file", "--pathspec-from-file", "--template"],
+    ) {
+        e.file(v, Access::Read, false);
+    }
+}
+
+/// The files a git subcommand reads, writes or deletes, whether it rewrites the work tree,
+/// and whether it reaches the network.
+pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
+    let targs: Vec<String> = args.iter().map(|a| text(a)).collect();
+    let at = subcommand_at(&targs);
+    let sub = targs.get(at).cloned().unwrap_or_default();
+    let rest = &args[(at + 1).min(args.len())..];
+    global_chdirs(args, &targs, at, e);
     e.tree = !LEAVES_TREE.contains(&sub.as_str());
     if NETWORK.contains(&sub.as_str()) {
         e.net = Net::Yes;
@@ -431,24 +457,7 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
             }
         }
     }
-    // `--output=F` (log, diff, show, format-patch, …) writes F; `format-patch -o DIR` and
-    // `--output-directory` write under DIR; `commit -F`, `--pathspec-from-file` read.
-    let targs_rest: Vec<Vec<u8>> = rest.to_vec();
-    for v in super::files::opt_values(&targs_rest, &[], &["--output"]) {
-        e.file(v, Access::Write, false);
-    }
-    if sub == "format-patch" {
-        for v in super::files::opt_values(&targs_rest, &["-o"], &["--output-directory"]) {
-            e.file_into(v);
-        }
-    }
-    for v in super::files::opt_values(
-        &targs_rest,
-        &["-F"],
-        &["--file", "--pathspec-from-file", "--template"],
-    ) {
-        e.file(v, Access::Read, false);
-    }
+    option_files(rest, &sub, e);
     if no_index || (sub == "grep" && rest.iter().any(|a| a.as_slice() == b"--no-index")) {
         // Outside the index, git reads the trees it is given (or here).
         for o in &operands {

@@ -17,38 +17,56 @@ fn short_cluster_has(a: &str, letter: char) -> bool {
 /// What program `name` given `args` runs besides itself (see the module doc).
 pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
     let n = name;
-    let shell = lists::SHELLS.contains(&n);
-    if shell {
-        let mut has_c = false;
-        let mut k = 0;
-        while k < args.len() {
-            let a = &args[k];
-            if a == "--command" || a == "-c" || (short_cluster_has(a, 'c') && a.len() > 1) {
-                has_c = true;
-                if a == "--command" {
-                    k += 1;
-                    break;
-                }
-            } else if (a == "-o" || a == "+o" || a == "-O" || a == "+O") && k + 1 < args.len() {
-                k += 1;
-            } else if a == "--" {
-                k += 1;
-                break;
-            } else if !a.starts_with('-') && !a.starts_with('+') {
-                break;
-            }
-            k += 1;
-        }
-        if has_c {
-            r.unattest("shell -c wrapper");
-            if let Some(w) = arg_words.get(k) {
-                r.inner(Inner::Script(w.lit_value()));
-            }
-        } else {
-            r.unattest("shell runs a script file or stdin");
-        }
+    if lists::SHELLS.contains(&n) {
+        shell(args, arg_words, r);
         return;
     }
+    builtin_or_runner(n, args, arg_words, r);
+    // Inline code and programs given options that run commands (each program is in one of
+    // these).
+    let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let code = inline_code(base, args);
+    runs_through(n, base, args, arg_words, r);
+    wrapper(n, base, args, arg_words, r);
+    if code {
+        r.unattest("inline code or an option that runs commands");
+    }
+}
+
+/// A shell: `-c SCRIPT` is looked into; a script file or stdin is not attestable.
+fn shell(args: &[String], arg_words: &[Word], r: &mut Runs) {
+    let mut has_c = false;
+    let mut k = 0;
+    while k < args.len() {
+        let a = &args[k];
+        if a == "--command" || a == "-c" || (short_cluster_has(a, 'c') && a.len() > 1) {
+            has_c = true;
+            if a == "--command" {
+                k += 1;
+                break;
+            }
+        } else if (a == "-o" || a == "+o" || a == "-O" || a == "+O") && k + 1 < args.len() {
+            k += 1;
+        } else if a == "--" {
+            k += 1;
+            break;
+        } else if !a.starts_with('-') && !a.starts_with('+') {
+            break;
+        }
+        k += 1;
+    }
+    if has_c {
+        r.unattest("shell -c wrapper");
+        if let Some(w) = arg_words.get(k) {
+            r.inner(Inner::Script(w.lit_value()));
+        }
+    } else {
+        r.unattest("shell runs a script file or stdin");
+    }
+}
+
+/// Builtins that define or evaluate code, and programs that run a command given to them.
+fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
     match n {
         "eval" => {
             r.unattest("eval");
@@ -131,10 +149,13 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
         }
         _ => {}
     }
-    // Inline code and programs given options that run commands.
+}
+
+/// Interpreters given inline code, and programs given an option that runs a command whose
+/// text is not looked into.
+fn inline_code(base: &str, args: &[String]) -> bool {
     let inline = |flags: &[&str]| args.iter().any(|a| flags.contains(&a.as_str()));
-    let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    let code = match base {
+    match base {
         "python" | "pypy" => {
             // `python -m pty` hands a terminal to a command.
             let pty = args.windows(2).any(|w| w[0] == "-m" && w[1] == "pty");
@@ -167,17 +188,32 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
                 || a == "-F"
                 || (short_cluster_has(a, 'I') && !a.starts_with("--"))
         }),
+        "make" | "gmake" => args
+            .iter()
+            .any(|a| a.starts_with("SHELL=") || a == "--eval" || a.starts_with("--eval=")),
+        "vim" | "vi" | "nvim" | "view" | "ex" | "vimdiff" => args
+            .iter()
+            .any(|a| a == "-c" || a == "--cmd" || a == "-S" || a.starts_with('+')),
+        "zip" => args
+            .iter()
+            .any(|a| a == "-TT" || a.starts_with("--unzip-command")),
+        "less" | "more" => args.iter().any(|a| a.contains('!')),
+        _ => false,
+    }
+}
+
+/// Programs whose options or arguments run commands: git, rsync, multiplexers, terminal
+/// drivers, socat, nested agent sessions.
+fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    match base {
         "git" => {
             git::runs(args, arg_words, r);
-            false
         }
         "rsync" => {
             rsync_runs(args, arg_words, r);
-            false
         }
         "tmux" | "screen" => {
             multiplexer(n, args, arg_words, r);
-            false
         }
         "expect" => {
             // expect drives a terminal: what it types is not attestable. `-c SCRIPT` and
@@ -194,7 +230,6 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
                     }
                 }
             }
-            false
         }
         "socat" => {
             // `EXEC:cmd` / `SYSTEM:cmd` addresses run commands (options follow a comma).
@@ -209,7 +244,6 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
                     }
                 }
             }
-            false
         }
         "claude" | "codex" | "gemini" | "copilot" | "cursor-agent" | "droid" | "opencode"
         | "aider" | "goose" | "amp" | "qwen" | "crush" | "vibe" => {
@@ -224,8 +258,15 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
             if prompt_mode || n == "cursor-agent" {
                 r.unattest("a nested agent session escapes this session's rules");
             }
-            false
         }
+        _ => {}
+    }
+}
+
+/// Wrappers that run the command after their own options (`strace CMD`, `npx CMD`,
+/// `docker run … CMD`) and programs with an option whose value is code or a command.
+fn wrapper(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    match base {
         "strace" | "ltrace" | "valgrind" | "perf" | "toybox" | "gtimeout" | "fakeroot"
         | "fakechroot" | "proot" | "torsocks" | "torify" | "proxychains" | "proxychains4"
         | "pkexec" | "numactl" | "prlimit" | "cpulimit" | "faketime" | "eatmydata" | "chronic"
@@ -235,7 +276,6 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
         | "firejail" | "bwrap" | "sandbox-exec" | "cgexec" | "ip" | "gosu" | "su-exec"
         | "chpst" | "softlimit" | "setuidgid" | "envdir" | "runcon" | "torsocks5" => {
             suffix_runner(args, arg_words, r);
-            false
         }
         "npm" | "pnpm" | "yarn"
             if args
@@ -243,14 +283,12 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
                 .is_some_and(|a| matches!(a.as_str(), "exec" | "x" | "dlx")) =>
         {
             suffix_runner(&args[1..], &arg_words[1..], r);
-            false
         }
         "uv" | "poetry" | "pdm" | "hatch" | "pipenv" | "rye" | "conda" | "mamba" | "micromamba"
         | "pixi"
             if args.first().is_some_and(|a| a == "run") =>
         {
             suffix_runner(&args[1..], &arg_words[1..], r);
-            false
         }
         "bundle" | "mise" | "rtx" | "asdf" | "direnv" | "devbox" | "flox"
             if args
@@ -258,7 +296,6 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
                 .is_some_and(|a| matches!(a.as_str(), "exec" | "run" | "x")) =>
         {
             suffix_runner(&args[1..], &arg_words[1..], r);
-            false
         }
         "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "lxc" | "incus" | "vagrant"
             if args.iter().any(|a| {
@@ -269,7 +306,6 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
             }) =>
         {
             suffix_runner(args, arg_words, r);
-            false
         }
         "nix-shell" | "nix" | "guix" => {
             for v in option_values(args, arg_words, &["--run", "--command", "-c"]) {
@@ -283,7 +319,6 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
             {
                 suffix_runner(args, arg_words, r);
             }
-            false
         }
         "gdb" | "lldb" | "emacs" | "emacsclient" | "dc" | "man" | "osascript" | "sort" | "rr" => {
             // Options whose value is code or a command (`gdb -ex 'shell …'`, `emacs --eval`,
@@ -311,22 +346,8 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
             {
                 suffix_runner(args, arg_words, r);
             }
-            false
         }
-        "make" | "gmake" => args
-            .iter()
-            .any(|a| a.starts_with("SHELL=") || a == "--eval" || a.starts_with("--eval=")),
-        "vim" | "vi" | "nvim" | "view" | "ex" | "vimdiff" => args
-            .iter()
-            .any(|a| a == "-c" || a == "--cmd" || a == "-S" || a.starts_with('+')),
-        "zip" => args
-            .iter()
-            .any(|a| a == "-TT" || a.starts_with("--unzip-command")),
-        "less" | "more" => args.iter().any(|a| a.contains('!')),
-        _ => false,
-    };
-    if code {
-        r.unattest("inline code or an option that runs commands");
+        _ => {}
     }
 }
 
