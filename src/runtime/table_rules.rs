@@ -9,7 +9,7 @@ use super::pathmatch::{path_could_hold, policy_dir, rule_matches};
 use super::{Context, Corrupt, PathQuery, RuleDesc, RuleFacts, RuleSource, Score, Side};
 use crate::ir::{PatternKind, Verdict};
 use crate::paths::Anchor;
-use crate::pattern::{self, Match, STAR, WILD};
+use crate::pattern::{self, Match, Reading, STAR, WILD};
 use crate::table::sections::groups::Group;
 use crate::table::sections::keys::{host_applies, tool_lookup_keys, KEY_WORDS};
 use crate::table::sections::{Bad, GroupIndex, Rule, SectionError, Sections, Span};
@@ -132,37 +132,39 @@ impl<'a> TableRules<'a> {
         Ok(())
     }
 
-    /// Match `reading` against the entries of group `g`: with a filter and a reading with no
-    /// unknown bytes, only the entries whose required literal occurs in the reading.
+    /// Match `reading` against the entries of group `g`. With a filter, only the entries
+    /// whose required literal occurs in the reading's known bytes can match definitely; with
+    /// no unknown bytes the others are skipped, with unknown bytes they are at most possible.
     fn scan_group(
         &self,
         idx: &GroupIndex<'a>,
         g: &Group,
-        reading: &[u8],
+        reading: &Reading<'_>,
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
-        let wild = reading.contains(&WILD);
-        let mut memo = Memo::default();
-        let cands = if wild {
-            None
-        } else {
-            idx.candidates(g, &self.s.strings, reading)?
+        let range = idx.entries(g)?;
+        let mut memo = Memo {
+            on: range.len() > MEMO_MIN,
+            ..Memo::default()
         };
-        match cands {
-            Some(c) => {
-                memo.on = c.len() > MEMO_MIN;
-                for e in c {
-                    self.match_entry(idx, e, reading, wild, host, &mut memo, f)?;
-                }
+        let Some(cands) = idx.candidates(g, &self.s.strings, reading.known())? else {
+            for e in range {
+                self.match_entry(idx, e, reading, true, host, &mut memo, f)?;
             }
-            None => {
-                let range = idx.entries(g)?;
-                memo.on = range.len() > MEMO_MIN;
-                for e in range {
-                    self.match_entry(idx, e, reading, wild, host, &mut memo, f)?;
-                }
+            return Ok(());
+        };
+        if !reading.has_unknown() {
+            for e in cands {
+                self.match_entry(idx, e, reading, true, host, &mut memo, f)?;
             }
+            return Ok(());
+        }
+        // Unknown bytes: every entry may match possibly; only candidates definitely.
+        let mut next = cands.into_iter().peekable();
+        for e in range {
+            let cand = next.next_if_eq(&e).is_some();
+            self.match_entry(idx, e, reading, cand, host, &mut memo, f)?;
         }
         Ok(())
     }
@@ -172,24 +174,29 @@ impl<'a> TableRules<'a> {
         &self,
         idx: &GroupIndex<'a>,
         e: u32,
-        reading: &[u8],
-        wild: bool,
+        reading: &Reading<'_>,
+        may_be_definite: bool,
         host: &str,
         memo: &mut Memo<'a>,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
         let entry = idx.seg_entry(e)?;
         let p = self.s.strings.bytes(entry.pattern)?;
+        let Some((&flag, body)) = p.split_first() else {
+            return Err(Corrupt);
+        };
         // A pattern needs at least its literal bytes (a `*` matches zero or more): when
         // every byte of the reading is known, a longer pattern cannot match.
-        // (An empty pattern, only in a corrupt table, has no flag byte: 0 here.)
-        let body = p.get(1..).unwrap_or(&[]);
-        if !wild && body.len() - body.iter().filter(|&&b| b == STAR).count() > reading.len() {
+        let literal = body.len() - body.iter().filter(|&&b| b == STAR).count();
+        if !reading.has_unknown() && literal > reading.text().len() {
             return Ok(());
         }
         // Match first: the rule record (host mask) is read only for the few that match,
         // so a scan touches the pattern bytes, not the rule records of the whole group.
-        if let Some(m) = memo.get(p, || pattern::match_bytes(p, reading)) {
+        let m = memo.get(p, may_be_definite, || {
+            reading.match_parts(body, flag == 1, may_be_definite)
+        });
+        if let Some(m) = m {
             if host_applies(self.rule(entry.rule)?.hosts(), host) {
                 f(entry.rule, m);
             }
@@ -257,15 +264,20 @@ const MEMO_MIN: usize = 16;
 #[derive(Default)]
 struct Memo<'a> {
     on: bool,
-    seen: std::collections::HashMap<&'a [u8], Option<Match>>,
+    seen: std::collections::HashMap<(&'a [u8], bool), Option<Match>>,
 }
 
 impl<'a> Memo<'a> {
-    fn get(&mut self, p: &'a [u8], f: impl FnOnce() -> Option<Match>) -> Option<Match> {
+    fn get(
+        &mut self,
+        p: &'a [u8],
+        definite: bool,
+        f: impl FnOnce() -> Option<Match>,
+    ) -> Option<Match> {
         if !self.on {
             return f();
         }
-        *self.seen.entry(p).or_insert_with(f)
+        *self.seen.entry((p, definite)).or_insert_with(f)
     }
 }
 
@@ -323,7 +335,8 @@ impl RuleSource for TableRules<'_> {
             &self.s.deny_ask
         };
         let strings = &self.s.strings;
-        self.scan_group(idx, &idx.wild(), reading, host, f)?;
+        let prepared = Reading::new(reading);
+        self.scan_group(idx, &idx.wild(), &prepared, host, f)?;
         // The reading's first k tokens, k = 1..=KEY_WORDS: one hash lookup each. Groups
         // are sorted by key bytes, so the keys extending a prefix form one run.
         let mut start = 0usize;
@@ -340,13 +353,13 @@ impl RuleSource for TableRules<'_> {
                     if !strings.bytes(grp.key)?.starts_with(known) {
                         break;
                     }
-                    self.scan_group(idx, &grp, reading, host, f)?;
+                    self.scan_group(idx, &grp, &prepared, host, f)?;
                     g += 1;
                 }
                 return Ok(());
             }
             if let Some(grp) = idx.find(strings, &reading[..stop])? {
-                self.scan_group(idx, &grp, reading, host, f)?;
+                self.scan_group(idx, &grp, &prepared, host, f)?;
             }
             match rel {
                 Some(_) => start = stop + 1,

@@ -298,3 +298,39 @@ fn a_filter_skips_globs_whose_literal_is_absent() {
         .unwrap();
     assert_eq!(c, [4, 42]);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1500))]
+    /// With unknown bytes in the reading (0xFF), entries outside the filter's candidates are
+    /// matched as "at most possible": the answers equal matching every entry fully.
+    #[test]
+    fn group_filters_with_unknown_bytes_keep_every_answer(
+        tails in proptest::collection::vec(
+            proptest::collection::vec(proptest::sample::select(vec![b'a', b'b', b'z', b'1', b' ', crate::pattern::STAR]), 0..8),
+            8..20),
+        rest in proptest::collection::vec(proptest::sample::select(vec![b'a', b'b', b'z', b'1', b' ', crate::pattern::WILD]), 0..14),
+    ) {
+        let mut s = StringsWriter::default();
+        let entries: Vec<_> = tails
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let p = SegPattern { body: [b"git ".to_vec(), t.clone()].concat(), tail: i % 2 == 0 };
+                (Some(b"git".to_vec()), i as u32, p.to_bytes())
+            })
+            .collect();
+        let [pats, idx, hash, filters] = build_segments(&mut s, entries);
+        let g = GroupIndex::segments(Kind::ALLOW, [&pats, &idx, &hash, &filters]).unwrap();
+        let strings = Strings::new(&s.bytes);
+        let grp = g.find(&strings, b"git").unwrap().unwrap();
+        let text = [b"git ".to_vec(), rest].concat();
+        let reading = crate::pattern::Reading::new(&text);
+        let cands = g.candidates(&grp, &strings, reading.known()).unwrap().unwrap();
+        for e in g.entries(&grp).unwrap() {
+            let p = strings.bytes(g.seg_entry(e).unwrap().pattern).unwrap();
+            let full = crate::pattern::match_bytes(p, &text);
+            let via = reading.match_parts(&p[1..], p[0] == 1, cands.contains(&e));
+            proptest::prop_assert_eq!(via, full, "entry {}", e);
+        }
+    }
+}
