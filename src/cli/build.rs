@@ -46,7 +46,17 @@ fn load_and_compile(
             let diags = Diagnostics(
                 errs.iter()
                     .map(|e| {
-                        let rule = &policy.rules[e.rule];
+                        let Some(rule) = policy.rules.get(e.rule) else {
+                            return Diagnostic {
+                                severity: Severity::Error,
+                                code: crate::syntax::codes::E020,
+                                message: e.message.clone(),
+                                span: crate::ir::Span::default(),
+                                len: 1,
+                                line_text: String::new(),
+                                help: None,
+                            };
+                        };
                         Diagnostic {
                             severity: Severity::Error,
                             code: crate::syntax::codes::E020,
@@ -202,6 +212,10 @@ pub fn build(sources: &[PathBuf], output: &Path, check: bool, format: Report) ->
         );
         return 1;
     }
+    let Some(seq_examples) = crate::session::examples::gate(&policy, &compiled, gh) else {
+        eprintln!("nothing written");
+        return 1;
+    };
     let sections: Vec<(u32, &[u8])> = compiled
         .sections
         .iter()
@@ -257,7 +271,7 @@ pub fn build(sources: &[PathBuf], output: &Path, check: bool, format: Report) ->
     eprintln!(
         "compiled {} rule(s) and {} example(s) from {} file(s) into {} ({} bytes)",
         policy.rules.len(),
-        n,
+        n + seq_examples,
         policy.sources.len(),
         output.display(),
         bytes.len()
@@ -352,7 +366,11 @@ pub fn test(sources: &[PathBuf], format: Report) -> i32 {
         );
     }
     println!("{} passed, {} failed", n - fails.len(), fails.len());
-    if fails.is_empty() {
+    let seq = crate::session::examples::gate(&policy, &compiled, gh);
+    if let Some(k) = seq.filter(|k| *k > 0) {
+        println!("{k} sequence example(s) passed");
+    }
+    if fails.is_empty() && seq.is_some() {
         0
     } else {
         1

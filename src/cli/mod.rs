@@ -2,7 +2,7 @@
 //! the user, and prints. Each command is a thin glue over the library.
 
 #[cfg(feature = "compiler")]
-mod annotate;
+pub(crate) mod annotate;
 #[cfg(feature = "compiler")]
 mod build;
 mod decide;
@@ -14,6 +14,7 @@ mod hook;
 mod init;
 #[cfg(feature = "compiler")]
 mod lint;
+mod session;
 mod trust;
 
 use clap::{Parser, Subcommand};
@@ -71,6 +72,10 @@ pub enum Command {
         tool: String,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Also show session ID's state (denial counts, armed sequences, history) and what
+        /// it makes of this command (src/session/README.md).
+        #[arg(long)]
+        session: Option<String>,
         /// The command (everything after `--`, or the trailing words).
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
         command: Vec<String>,
@@ -139,6 +144,12 @@ pub enum Command {
         #[arg(long)]
         uninstall: bool,
     },
+    /// A session's state (src/session/README.md): `show ID`, or `reset [ID]` (confirmed on
+    /// the terminal) to reset its denial counters and disarm its sequence rules.
+    Session {
+        #[command(subcommand)]
+        action: SessionAction,
+    },
     /// Confirm on the terminal that a project's table may grant permissions.
     Trust {
         /// The project root (default: the current directory).
@@ -154,6 +165,23 @@ pub enum Command {
         /// With --forget: the table path (absolute, or relative to PROJECT).
         #[arg(requires = "forget")]
         forget_table: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SessionAction {
+    /// Show the session's denial counts, armed sequences and recent calls.
+    Show {
+        id: String,
+        #[arg(long, default_value = "claude")]
+        host: String,
+    },
+    /// Reset the denial counters and disarm the sequences of session ID (every session
+    /// without ID); confirmed on the terminal. The hook denies it from an agent.
+    Reset {
+        id: Option<String>,
+        #[arg(long, default_value = "claude")]
+        host: String,
     },
 }
 
@@ -229,8 +257,27 @@ fn dispatch(cli: Cli) -> i32 {
             host,
             tool,
             format,
+            session,
             command,
-        } => explain::explain(table, &policy, &host, &tool, format, &command),
+        } => {
+            let t = table.clone();
+            let code = explain::explain(table, &policy, &host, &tool, format, &command);
+            match session {
+                Some(sid) if code == 0 || code == 1 => {
+                    let c = session::explain_block(t.as_deref(), &host, &sid, &command.join(" "));
+                    if c != 0 {
+                        c
+                    } else {
+                        code
+                    }
+                }
+                _ => code,
+            }
+        }
+        Command::Session { action } => match action {
+            SessionAction::Show { id, host } => session::show(&host, &id),
+            SessionAction::Reset { id, host } => session::reset(&host, id.as_deref()),
+        },
         #[cfg(feature = "compiler")]
         Command::Lint {
             sources,

@@ -272,23 +272,28 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
     counts.insert("rules".to_string(), policy.rules.len() as u64);
     counts.insert("examples".to_string(), policy.examples.len() as u64);
     counts.insert("content_entries".to_string(), (content.len() / 16) as u64);
+    // Session features (src/session/): their own sections, none without them.
+    let session = crate::session::compile::sections(policy)?;
     Ok(Compiled {
-        sections: vec![
-            (SEC_STRINGS, strings.bytes),
-            (SEC_RULES, rules),
-            (SEC_DA_PATS, da_pats),
-            (SEC_DA_INDEX, da_idx),
-            (SEC_AL_PATS, al_pats),
-            (SEC_AL_INDEX, al_idx),
-            (SEC_CONTENT, content),
-            (SEC_REGEX, regex),
-            (SEC_TOOLPATS, toolpat_bytes),
-            (SEC_CONTENT_INDEX, content_idx),
-            (SEC_DA_HASH, da_hash),
-            (SEC_AL_HASH, al_hash),
-            (SEC_TOOL_INDEX, tool_idx),
-            (SEC_PATHS, pathpats),
-        ],
+        sections: session
+            .into_iter()
+            .chain(vec![
+                (SEC_STRINGS, strings.bytes),
+                (SEC_RULES, rules),
+                (SEC_DA_PATS, da_pats),
+                (SEC_DA_INDEX, da_idx),
+                (SEC_AL_PATS, al_pats),
+                (SEC_AL_INDEX, al_idx),
+                (SEC_CONTENT, content),
+                (SEC_REGEX, regex),
+                (SEC_TOOLPATS, toolpat_bytes),
+                (SEC_CONTENT_INDEX, content_idx),
+                (SEC_DA_HASH, da_hash),
+                (SEC_AL_HASH, al_hash),
+                (SEC_TOOL_INDEX, tool_idx),
+                (SEC_PATHS, pathpats),
+            ])
+            .collect(),
         counts,
     })
 }

@@ -167,6 +167,9 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     };
     let roots = super::session::roots(host, &inp);
     let root = roots.root.clone();
+    if crate::session::hook::is_post_tool(&inp) {
+        return crate::session::hook::post_tool(host, &inp, &root);
+    }
     let cwd = inp
         .cwd
         .as_deref()
@@ -192,7 +195,8 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     let mut layers = Layers::discover_roots(explicit, root.clone(), roots.other.clone());
     layers.record = true;
     let mut notice = None;
-    let (decision, reason) = match layers.load() {
+    let load = layers.load();
+    let (decision, reason) = match &load {
         Loaded::NoTable => {
             notice = Some(
                 "polc: no policy table configured or found; the host's own rules apply".to_string(),
@@ -207,7 +211,7 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
             notice = Some(format!("polc: {why}"));
             (Decision::Deny, format!("polc deny: {why}"))
         }
-        Loaded::Ready(loaded) => match Union::new(&loaded) {
+        Loaded::Ready(loaded) => match Union::new(loaded) {
             Err(_) => (
                 Decision::Deny,
                 "polc deny: the policy table is corrupt: run `polc build`".into(),
@@ -219,10 +223,10 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
                         "polc deny: the policy table is corrupt: run `polc build`".to_string(),
                     )
                 };
-                let mut d = judge_roots(&u, &loaded, &layers, host, &mapped, &cwd)
+                let mut d = judge_roots(&u, loaded, &layers, host, &mapped, &cwd)
                     .unwrap_or_else(|_| corrupt());
                 // A large table's bytes are the file's: deny if it changed meanwhile.
-                if let Some(why) = crate::runtime::layers::changed(&loaded) {
+                if let Some(why) = crate::runtime::layers::changed(loaded) {
                     notice = Some(format!("polc: {why}"));
                     d = (Decision::Deny, format!("polc deny: {why}"));
                 }
@@ -234,9 +238,22 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         Some(why) => super::session::degrade((decision, reason), why),
         None => (decision, reason),
     };
+    // Denial limits and sequence rules (src/session/README.md); nothing without them.
+    let sess = crate::session::hook::after_decision(
+        host,
+        ev,
+        &inp,
+        &mapped,
+        &load,
+        &cwd,
+        &root,
+        (decision, reason),
+    );
+    let (decision, reason) = (sess.decision, sess.reason.clone());
     let reason_is_table_problem = reason.contains("table is corrupt");
     let a = finalize(host, &inp, decision, reason);
     let mut r = host.render(&a, ev);
+    sess.render(host, ev, &mut r);
     if decision == Decision::Deny && notice.is_none() && reason_is_table_problem {
         notice = Some("polc: the policy table is corrupt: run `polc build`".into());
     }
