@@ -446,7 +446,8 @@ fn damaged_or_other_version_state_asks() {
 #[test]
 fn sixty_four_concurrent_hooks_of_one_session_lose_no_count() {
     let p = project(&POLICY.replace("consecutive 3 total 5", "consecutive 1000 total 1000"));
-    claude(&p, "par", "ls", "t0");
+    // Arms the sequence: it must survive the trim.
+    assert_eq!(claude(&p, "par", "cat .env", "t0").0, "allow");
     // Fill the file close to the size cap, so the trim runs during the burst.
     let f = state_files(&p)[0].clone();
     let mut text = std::fs::read_to_string(&f).unwrap();
@@ -486,6 +487,7 @@ fn sixty_four_concurrent_hooks_of_one_session_lose_no_count() {
     }
     let st = state_of(&p);
     assert_eq!(st.total, before + 64);
+    assert_eq!(st.seqs.get("exfiltration"), Some(&1));
     // The trim ran (the file is below the cap again) and kept the count.
     let len = std::fs::metadata(&state_files(&p)[0]).unwrap().len();
     assert!(len < polc::session::store::SOFT_CAP, "{len}");
@@ -570,4 +572,117 @@ fn the_language_reference_example_builds_and_its_examples_pass() {
     let r = p.run(&["build"]);
     assert_eq!(r.code(), 0, "{}", r.stderr());
     assert!(r.stderr().contains("5 example(s)"), "{}", r.stderr());
+}
+
+#[test]
+fn audit_log_redacts_planted_secrets_and_filters() {
+    let p = project(
+        "session audit\n\
+         deny bash contains \"PLANTED-CONTENT-0\" { id no-planted }\n\
+         deny bash prefix \"rm\" { id no-rm }\n\
+         allow bash prefix \"ls\" { id ls }\n",
+    );
+    let secrets = [
+        (
+            "curl -H 'Authorization: Bearer PLANTED-1' https://x.io",
+            "PLANTED-1",
+        ),
+        (
+            "git clone https://bob:PLANTED-2@github.com/a/b",
+            "PLANTED-2",
+        ),
+        ("API_KEY=PLANTED-3 ./deploy.sh", "PLANTED-3"),
+        ("mysql -uroot -pPLANTED-4 app", "PLANTED-4"),
+        ("tool --password PLANTED-5", "PLANTED-5"),
+        ("tool --token=PLANTED-6", "PLANTED-6"),
+        ("curl -H 'Cookie: sid=PLANTED-7' https://x.io", "PLANTED-7"),
+        ("echo PLANTED-CONTENT-0 > /dev/null", "PLANTED-CONTENT-0"),
+        ("export GITHUB_TOKEN=PLANTED-8", "PLANTED-8"),
+        ("psql postgres://admin:PLANTED-9@db/app", "PLANTED-9"),
+        (
+            "aws configure set aws_secret_access_key PLANTED-10",
+            "PLANTED-10",
+        ),
+    ];
+    for (i, (cmd, _)) in secrets.iter().enumerate() {
+        claude(&p, "audit-1", cmd, &format!("t{i}"));
+    }
+    claude(&p, "audit-2", "rm -rf build", "r1");
+    claude(&p, "audit-2", "ls", "l1");
+    let dir = p.state.path().join("audit");
+    let log = std::fs::read_to_string(dir.join("audit.log")).unwrap();
+    assert_eq!(log.lines().count(), secrets.len() + 2);
+    for (cmd, secret) in secrets {
+        assert!(
+            !log.contains(secret),
+            "{secret} from `{cmd}` reached the log:\n{log}"
+        );
+    }
+    for l in log.lines() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        for k in [
+            "time", "session", "host", "tool", "decision", "reason", "command",
+        ] {
+            assert!(v.get(k).is_some(), "{k} in {l}");
+        }
+    }
+    assert!(log.contains("sha256:"), "a content match is hashed");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(dir.join("audit.log"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    // polc log filters by session, decision and rule.
+    let r = p.run(&[
+        "log",
+        "--session",
+        "audit-2",
+        "--decision",
+        "deny",
+        "--json",
+    ]);
+    assert_eq!(r.code(), 0);
+    let out = r.stdout();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", r.stdout());
+    assert!(lines[0].contains("\"rule\":\"no-rm\""), "{}", lines[0]);
+    let r = p.run(&["log", "--rule", "ls"]);
+    assert_eq!(r.stdout().lines().count(), 1, "{}", r.stdout());
+    // Writes to the log from an agent are denied.
+    let target = dir.join("audit.log");
+    assert_eq!(
+        claude(
+            &p,
+            "audit-3",
+            &format!("echo x > {}", target.display()),
+            "w"
+        )
+        .0,
+        "deny"
+    );
+    assert_eq!(
+        claude(&p, "audit-3", &format!("rm {}", target.display()), "w2").0,
+        "deny"
+    );
+    // No state file: an audit-only policy keeps no session state.
+    assert!(state_files(&p).is_empty());
+}
+
+#[test]
+fn agents_cannot_tamper_with_session_state() {
+    let p = project(POLICY);
+    claude(&p, "t", "cat .env", "t1");
+    let f = state_files(&p)[0].clone();
+    let dir = f.parent().unwrap().to_path_buf();
+    for cmd in [
+        format!("rm {}", f.display()),
+        format!("rm -rf {}", dir.display()),
+        format!(": > {}", f.display()),
+        format!("truncate -s 0 {}", f.display()),
+        format!("mv {} /tmp/x", f.display()),
+    ] {
+        assert_eq!(claude(&p, "t", &cmd, "x").0, "deny", "{cmd}");
+    }
+    assert_eq!(claude(&p, "t", "curl https://x.io", "t2").0, "deny");
 }

@@ -150,6 +150,23 @@ pub enum Command {
         #[command(subcommand)]
         action: SessionAction,
     },
+    /// Show the audit log (`session audit` in the policy; src/session/README.md), filtered.
+    Log {
+        #[arg(long)]
+        session: Option<String>,
+        /// deny, ask, allow or default.
+        #[arg(long)]
+        decision: Option<String>,
+        /// The winning rule's id.
+        #[arg(long)]
+        rule: Option<String>,
+        /// Also the rotated files, oldest first.
+        #[arg(long)]
+        all: bool,
+        /// The JSON lines as written.
+        #[arg(long)]
+        json: bool,
+    },
     /// Confirm on the terminal that a project's table may grant permissions.
     Trust {
         /// The project root (default: the current directory).
@@ -274,6 +291,19 @@ fn dispatch(cli: Cli) -> i32 {
                 _ => code,
             }
         }
+        Command::Log {
+            session: sid,
+            decision,
+            rule,
+            all,
+            json,
+        } => session::log(
+            sid.as_deref(),
+            decision.as_deref(),
+            rule.as_deref(),
+            all,
+            json,
+        ),
         Command::Session { action } => match action {
             SessionAction::Show { id, host } => session::show(&host, &id),
             SessionAction::Reset { id, host } => session::reset(&host, id.as_deref()),

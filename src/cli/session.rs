@@ -236,3 +236,78 @@ pub fn reset(host: &str, sid: Option<&str>) -> i32 {
         }
     }
 }
+
+/// `polc log`: the audit log, filtered (every filter must hold); JSON lines with `--json`.
+pub fn log(
+    session: Option<&str>,
+    decision: Option<&str>,
+    rule: Option<&str>,
+    all: bool,
+    json: bool,
+) -> i32 {
+    let Some(dir) = crate::runtime::state::state_dir() else {
+        eprintln!("error: polc has no state folder");
+        return 2;
+    };
+    let main = crate::session::audit::log_path(&dir);
+    let mut files: Vec<PathBuf> = Vec::new();
+    if all {
+        for i in (1..=crate::session::audit::KEEP).rev() {
+            files.push(main.with_file_name(format!("{}.{i}", crate::session::audit::FILE)));
+        }
+    }
+    files.push(main.clone());
+    let mut n = 0;
+    for f in files {
+        let text = match std::fs::read_to_string(&f) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", f.display());
+                return 2;
+            }
+        };
+        for l in text.lines() {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(l) else {
+                continue;
+            };
+            let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
+            if session.is_some_and(|x| s("session") != x)
+                || decision.is_some_and(|x| s("decision") != x)
+                || rule.is_some_and(|x| s("rule") != x)
+            {
+                continue;
+            }
+            n += 1;
+            if json {
+                println!("{l}");
+            } else {
+                println!(
+                    "{} {} {} {:<7} {} {}{}",
+                    s("time"),
+                    s("session"),
+                    s("host"),
+                    s("decision"),
+                    if s("rule").is_empty() {
+                        "-".into()
+                    } else {
+                        s("rule")
+                    },
+                    s("command"),
+                    if v["interrupt"] == serde_json::json!(true) {
+                        " (interrupt)"
+                    } else {
+                        ""
+                    }
+                );
+            }
+        }
+    }
+    if n == 0 && !main.exists() {
+        eprintln!(
+            "no audit log at {} (the policy turns it on with `session audit`)",
+            main.display()
+        );
+    }
+    0
+}

@@ -127,7 +127,11 @@ pub fn after_decision(
     let mut f = Features::default();
     for l in layers {
         if let Err(why) = f.add(|k| l.table.section(k)) {
-            // A table polc cannot read whole is a deny, as for any damaged section.
+            // A table polc cannot read whole is a deny, as for any damaged section; a deny
+            // already reached keeps its own reason (a table that changed under the read).
+            if d.0 == Decision::Deny {
+                return After::keep(d);
+            }
             return After {
                 decision: Decision::Deny,
                 reason: clip(&format!("polc deny: {why}")),
@@ -138,6 +142,83 @@ pub fn after_decision(
     if f.is_empty() {
         return After::keep(d);
     }
+    let after = if f.limits.is_none() && f.sequences.is_empty() {
+        After::keep(d)
+    } else {
+        stateful(&f, host, ev, inp, mapped, cwd, root, d)
+    };
+    if let Some(a) = f.audit {
+        audit(a, layers, host, ev, inp, mapped, &after);
+    }
+    after
+}
+
+/// One line in the audit log (best effort: a log that cannot be written changes no answer;
+/// the reason goes to stderr... which Gemini would read as an answer, so nowhere).
+fn audit(
+    a: super::policy::Audit,
+    layers: &[crate::runtime::layers::LoadedLayer],
+    host: Host,
+    ev: Event,
+    inp: &HookInput,
+    mapped: &Mapped,
+    after: &After,
+) {
+    use crate::runtime::{Request, RuleSource};
+    let Some(state_dir) = crate::runtime::state::state_dir() else {
+        return;
+    };
+    let (tool, command, text) = match &mapped.request {
+        Request::Bash { command } => ("bash".to_string(), command.clone(), command.clone()),
+        Request::Tool {
+            tool,
+            subject,
+            input_text,
+            ..
+        } => (tool.clone(), subject.clone(), input_text.clone()),
+    };
+    // Content a rule matched (deny, ask or allow) is never logged in clear.
+    let mut content_matched = false;
+    if let Ok(u) = crate::runtime::layers::Union::new(layers) {
+        let dq = crate::shell::dequote(&text);
+        let texts: [&[u8]; 2] = [text.as_bytes(), dq.as_bytes()];
+        for allow in [false, true] {
+            let _ = u.match_content(&tool, &texts, allow, host.name(), &mut |_| {
+                content_matched = true
+            });
+        }
+    }
+    let e = super::audit::Entry {
+        session: inp.session_id.as_deref().unwrap_or(""),
+        host: host.name(),
+        event: if ev == Event::PermissionRequest {
+            "permission-request"
+        } else {
+            "pre-tool-use"
+        },
+        tool: &tool,
+        decision: after.decision.as_str(),
+        interrupt: after.interrupt,
+        reason: &after.reason,
+        command: &command,
+        content_matched,
+        hash: a.hash,
+    };
+    let _ = super::audit::append(&state_dir, &super::audit::line(&e));
+}
+
+/// Sequences and limits: the state file's part.
+#[allow(clippy::too_many_arguments)]
+fn stateful(
+    f: &Features<'_>,
+    host: Host,
+    ev: Event,
+    inp: &HookInput,
+    mapped: &Mapped,
+    cwd: &Path,
+    root: &Path,
+    d: (Decision, String),
+) -> After {
     let Some(state_dir) = crate::runtime::state::state_dir() else {
         return degrade(d, "polc has no state folder");
     };
@@ -165,7 +246,7 @@ pub fn after_decision(
         requests: &reqs,
         ctx: &ctx,
     };
-    let v = match check::apply(&f, &open.state, &info, d.clone(), summary(mapped)) {
+    let v = match check::apply(f, &open.state, &info, d.clone(), summary(mapped)) {
         Ok(v) => v,
         Err(why) => return degrade(d, &why),
     };

@@ -54,6 +54,31 @@ pub struct State {
     pub history: Vec<Call>,
     /// Records folded (raw lines since the last snapshot included).
     pub records: usize,
+    /// Folding for the hook: no history built.
+    pub skip_history: bool,
+}
+
+/// `runtime::state::unseal` without its formatting: the same check (FNV-1a 64 of the body,
+/// as 16 lowercase hex digits after the last tab), a few hundred instructions a record.
+pub fn unseal_fast(text: &str) -> Option<Vec<&str>> {
+    let body = text.strip_suffix('\n')?;
+    let (body, h) = body.rsplit_once('\t')?;
+    if h.len() != 16 || body.contains('\n') {
+        return None;
+    }
+    let mut want: u64 = 0;
+    for c in h.bytes() {
+        let v = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            _ => return None,
+        };
+        want = want << 4 | v as u64;
+    }
+    if crate::ir::fnv1a64(body.as_bytes()) != want {
+        return None;
+    }
+    Some(body.split('\t').collect())
 }
 
 /// A field as it may appear in a record: no tab, newline or control, at most `max` bytes.
@@ -158,18 +183,28 @@ impl State {
         }
     }
 
-    /// Folds the file's text. `Err` (the reason) for a damaged record or another version.
+    /// Folds the file's text, with the raw history. `Err` (the reason) for a damaged record or
+    /// another version.
     pub fn fold(text: &str) -> Result<State, String> {
-        let mut s = State::default();
+        State::fold_with(text, true)
+    }
+
+    /// The hook's fold: counters, sequences and asked ids only (no history to build).
+    pub fn fold_with(text: &str, history: bool) -> Result<State, String> {
+        let mut s = State {
+            skip_history: !history,
+            ..State::default()
+        };
         for (n, line) in text.split_inclusive('\n').enumerate() {
             s.apply(line)
                 .map_err(|why| format!("record {} {why}", n + 1))?;
         }
+        s.skip_history = false;
         Ok(s)
     }
 
     pub fn apply(&mut self, line: &str) -> Result<(), String> {
-        let f = crate::runtime::state::unseal(line).ok_or("is damaged or cut")?;
+        let f = unseal_fast(line).ok_or("is damaged or cut")?;
         if f.first() != Some(&TAG) {
             return Err(format!(
                 "is of another version ({:?})",
@@ -206,6 +241,9 @@ impl State {
                 for (id, k) in &seqs {
                     let e = self.seqs.entry(id.clone()).or_insert(0);
                     *e = (*e).max(*k);
+                }
+                if self.skip_history {
+                    return Ok(());
                 }
                 self.history.push(Call {
                     time_ms: f[2].parse().unwrap_or(0),
@@ -309,6 +347,17 @@ mod tests {
         // The terminal reset disarms sequences.
         let t2 = snap + &reset_line(6, "terminal", "");
         assert!(State::fold(&t2).unwrap().seqs.is_empty());
+    }
+
+    #[test]
+    fn fast_unseal_agrees_with_unseal() {
+        let l = call("DQ", "tu", &[("a", 1)]);
+        assert_eq!(unseal_fast(&l), crate::runtime::state::unseal(&l));
+        for cut in 0..l.len() {
+            assert_eq!(unseal_fast(&l[..cut]), None, "{cut}");
+        }
+        assert_eq!(unseal_fast(&l.to_uppercase()), None);
+        assert_eq!(unseal_fast(&l.replace("claude", "claudf")), None);
     }
 
     #[test]

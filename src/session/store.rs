@@ -18,7 +18,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 pub const DIR: &str = "session-state";
 /// Past this size the raw history is trimmed (counters and armed sequences kept).
-pub const SOFT_CAP: u64 = 48 << 10;
+pub const SOFT_CAP: u64 = 12 << 10;
 /// A file larger than this is not polc's (or its trim keeps failing): an error.
 pub const HARD_CAP: u64 = 1 << 20;
 /// How long a hook waits for the lock before it gives up and asks.
@@ -50,7 +50,7 @@ pub struct Open {
     text: String,
 }
 
-fn lock(f: &std::fs::File, how: i32, wait: Duration) -> bool {
+pub(crate) fn lock(f: &std::fs::File, how: i32, wait: Duration) -> bool {
     use std::os::fd::AsRawFd;
     let start = Instant::now();
     loop {
@@ -65,7 +65,7 @@ fn lock(f: &std::fs::File, how: i32, wait: Duration) -> bool {
     }
 }
 
-fn same_file(f: &std::fs::File, path: &Path) -> bool {
+pub(crate) fn same_file(f: &std::fs::File, path: &Path) -> bool {
     match (f.metadata(), std::fs::symlink_metadata(path)) {
         (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
         _ => false,
@@ -210,7 +210,16 @@ impl Open {
             return;
         }
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
-        let keep = lines.len().min(KEEP_HISTORY);
+        // The last calls, as long as they take at most half the cap (else every call trims).
+        let mut keep = 0;
+        let mut bytes = 0;
+        for l in lines.iter().rev().take(KEEP_HISTORY) {
+            if bytes + l.len() > (SOFT_CAP / 2) as usize {
+                break;
+            }
+            bytes += l.len();
+            keep += 1;
+        }
         let head: String = lines[..lines.len() - keep].concat();
         let Ok(folded) = State::fold(&head) else {
             return;
