@@ -172,16 +172,8 @@ impl fmt::Display for Span {
     }
 }
 
-/// The shell tool's canonical name. Every agent's shell tool maps to it.
-pub const TOOL_BASH: &str = "bash";
-/// File tools: every agent's read-like and edit-like tools map to these.
-pub const TOOL_READ: &str = "read";
-pub const TOOL_EDIT: &str = "edit";
-
-/// Tools whose patterns are path globs (docs/contract.md#c-paths).
-pub fn is_path_tool(tool: &str) -> bool {
-    tool == TOOL_READ || tool == TOOL_EDIT
-}
+/// Canonical tool names: their home is `crate::tools`.
+pub use crate::tools::{is_path_tool, BASH as TOOL_BASH, EDIT as TOOL_EDIT, READ as TOOL_READ};
 
 /// One lowered rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -234,15 +226,8 @@ pub struct SourceStamp {
     pub hash: u64,
 }
 
-/// Host names polc knows. Claude-authority first, then host-authoritative ones.
-pub const CLAUDE_AUTHORITY_HOSTS: &[&str] = &[
-    "claude", "vscode", "copilot", "gemini", "cursor", "codex", "droid",
-];
-pub const HOST_AUTHORITATIVE_HOSTS: &[&str] = &["openclaw", "vibe"];
-
-pub fn is_known_host(h: &str) -> bool {
-    CLAUDE_AUTHORITY_HOSTS.contains(&h) || HOST_AUTHORITATIVE_HOSTS.contains(&h)
-}
+/// Host names polc knows: their home is `crate::hosts` (re-exported for the table format).
+pub use crate::hosts::{is_known_host, CLAUDE_AUTHORITY_HOSTS, HOST_AUTHORITATIVE_HOSTS};
 
 /// FNV-1a 64: source content hashes (not a security boundary: staleness only).
 pub fn fnv1a64(bytes: &[u8]) -> u64 {

@@ -15,6 +15,7 @@ pub mod content;
 #[cfg(feature = "compiler")]
 pub mod fmt;
 pub mod host;
+pub mod hosts;
 pub mod ir;
 #[cfg(feature = "compiler")]
 pub mod lint;
@@ -28,4 +29,5 @@ pub mod shell;
 #[cfg(feature = "compiler")]
 pub mod syntax;
 pub mod table;
+pub mod tools;
 pub mod web;

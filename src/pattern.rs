@@ -94,6 +94,29 @@ impl SegPattern {
     }
 }
 
+/// A rule's score specificity: the literal bytes and wildcards of its most specific
+/// segment/tool pattern (more literal bytes, then fewer wildcards, is more specific). Shared
+/// by the compiler (stored in the rule record) and the reference interpreter.
+pub fn rule_specificity(rule: &crate::ir::Rule) -> (u32, u32) {
+    let mut best: Option<(u32, u32)> = None;
+    for p in &rule.patterns {
+        let s = match p.kind {
+            PatternKind::Exact | PatternKind::Prefix | PatternKind::Glob | PatternKind::Any => {
+                SegPattern::compile(p.kind, &p.text, false)
+                    .map(|sp| sp.specificity())
+                    .unwrap_or((0, 1))
+            }
+            PatternKind::Contains | PatternKind::Specifier => (p.text.len() as u32, 0),
+            PatternKind::Regex => (0, 1),
+        };
+        best = Some(match best {
+            Some(b) if (s.0, std::cmp::Reverse(s.1)) <= (b.0, std::cmp::Reverse(b.1)) => b,
+            _ => s,
+        });
+    }
+    best.unwrap_or((0, 1))
+}
+
 /// Match serialised pattern bytes (see [`SegPattern::to_bytes`]) without allocating.
 pub fn match_bytes(pat: &[u8], reading: &[u8]) -> Option<Match> {
     let (&flag, body) = pat.split_first()?;

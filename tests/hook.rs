@@ -105,6 +105,12 @@ fn hook_cmd(p: &Project, args: &[&str]) -> Command {
         .env("CLAUDE_PROJECT_DIR", &p.root)
         .env("GEMINI_PROJECT_DIR", &p.root)
         .env("FACTORY_PROJECT_DIR", &p.root);
+    // Installed as a person would: `command -v polc` is this binary (else the hook adds a
+    // warning line to stderr; tests/tripwire.rs checks that warning).
+    let bin_dir = Path::new(POLC).parent().unwrap().to_path_buf();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs = std::iter::once(bin_dir).chain(std::env::split_paths(&path));
+    c.env("PATH", std::env::join_paths(dirs).unwrap());
     c
 }
 

@@ -165,6 +165,8 @@ fn work_tree_rewrites_ask_only_where_agent_configuration_is() {
         assert_eq!(bash(&p, c).0.as_deref(), Some("allow"), "{c}");
     }
     p.write(".claude/settings.json", "{}");
+    // A person set it up (else the tripwire denies every call: tests/tripwire.rs).
+    p.confirm_config();
     let table: Vec<(&str, &str)> = rewrites.iter().map(|c| (*c, "ask+")).collect();
     expect(&p, &table);
     let (_, text) = bash(&p, "git switch old");

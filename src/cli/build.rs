@@ -6,6 +6,7 @@ use crate::ir::{Decision, Example, Policy, Tier};
 use crate::runtime::table_rules::TableRules;
 use crate::runtime::{decide, Request};
 use crate::syntax::diag::{Diagnostic, Diagnostics, Severity};
+use crate::tools;
 use crate::{lower, table};
 use std::path::{Path, PathBuf};
 
@@ -97,7 +98,7 @@ pub fn check_examples<'a>(
         Err(_) => return (0, failures),
     };
     for ex in &policy.examples {
-        let req = if ex.tool == crate::ir::TOOL_BASH {
+        let req = if ex.tool == tools::BASH {
             Request::Bash {
                 command: ex.input.clone(),
             }

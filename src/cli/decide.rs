@@ -2,7 +2,7 @@
 
 use super::command_text;
 use crate::host::exit::{decide_exit, ExitCode};
-use crate::runtime::layers::{self, Layers};
+use crate::runtime::layers::Layers;
 use crate::runtime::Request;
 use std::path::PathBuf;
 
@@ -18,11 +18,13 @@ pub fn decide(table: Option<PathBuf>, host: Option<String>, command: &[String]) 
     crate::host::failsafe::install(crate::host::failsafe::DEADLINE);
     // No environment fallback: `POLC_HOST=openclaw` would turn `default` into allow (a
     // host-authoritative host) and select another host's scoped rules.
+    // A plugin's hook names its host; a person trying a command on the terminal does not.
+    let from_plugin = host.is_some();
     let host = host.unwrap_or_else(|| "claude".into());
-    if !crate::ir::is_known_host(&host) {
+    if !crate::hosts::is_known_host(&host) {
         eprintln!(
             "polc: unknown host `{host}` (known: {})",
-            layers::known_hosts_list()
+            crate::hosts::known_hosts_list()
         );
         return ExitCode::Deny as i32;
     }
@@ -46,7 +48,17 @@ pub fn decide(table: Option<PathBuf>, host: Option<String>, command: &[String]) 
     let req = Request::Bash {
         command: command_text(command),
     };
-    let (code, note) = decide_exit(&layers, &host, &req);
+    let (mut code, mut note) = decide_exit(&layers, &host, &req);
+    // The agent configuration tripwire (runtime::tripwire), as in `polc hook`.
+    if from_plugin {
+        let root = layers.project_root.clone();
+        if let Some(why) = crate::runtime::tripwire::verdict(
+            crate::runtime::tripwire::Places::fixed().as_ref(),
+            &[root.as_path()],
+        ) {
+            (code, note) = (ExitCode::Deny, Some(why.replacen("polc deny: ", "", 1)));
+        }
+    }
     if let Some(n) = note {
         eprintln!("polc: {n}");
     }

@@ -2,11 +2,13 @@
 //! every other matching rule lost.
 
 use super::{command_text, default_sources, Format};
-use crate::ir::{Tier, TOOL_BASH};
-use crate::runtime::layers::{Layers, Loaded, Union};
-use crate::runtime::protect::{decide_guarded, Guarded, Protected};
+use crate::ir::Tier;
+use crate::runtime::entry::{self, Call, Failure};
+use crate::runtime::layers::{Layers, Union};
+use crate::runtime::protect::Guarded;
 use crate::runtime::table_rules::TableRules;
 use crate::runtime::{decide, why_lost, Cause, Outcome, Request, RuleSource};
+use crate::tools;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -18,18 +20,18 @@ pub fn explain(
     format: Format,
     command: &[String],
 ) -> i32 {
-    if !crate::ir::is_known_host(host) {
+    if !crate::hosts::is_known_host(host) {
         eprintln!(
             "polc: unknown host `{host}` (known: {})",
-            crate::runtime::layers::known_hosts_list()
+            crate::hosts::known_hosts_list()
         );
         return 2;
     }
     let text = command_text(command);
     // Agents' tool names are accepted too (`Read`, `run_shell_command`, `WebFetch`, …).
-    let shell = tool == TOOL_BASH || crate::host::input::SHELL_TOOLS.contains(&tool);
+    let shell = tool == tools::BASH || crate::tools::is_shell(tool);
     let name = tool.to_string();
-    let tool = &crate::host::input::canonical_tool(tool);
+    let tool = &crate::tools::canonical(tool);
     let req = if shell {
         Request::Bash {
             command: text.clone(),
@@ -80,55 +82,59 @@ pub fn explain(
         Some(table.unwrap_or_else(|| PathBuf::from("compiled/policy.bin"))),
         None,
     );
-    match layers.load() {
-        Loaded::NoTable => nothing_to_explain(),
-        Loaded::Unusable(why) => {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| layers.project_root.clone());
+    let call = Call {
+        host,
+        request: &req,
+        also: &[],
+        unattestable: None,
+        cwd: &cwd,
+    };
+    let d = entry::decide(&layers, &call);
+    let j = match (&d.failure, d.judged) {
+        (Some(Failure::NoTable), _) => return nothing_to_explain(),
+        (Some(Failure::Unusable(why) | Failure::Changed(why)), _) => {
             eprintln!("polc: {why}");
             println!("decision: deny (the table cannot be used: {why})");
-            2
+            return 2;
         }
-        Loaded::Ready(loaded) => {
-            let Ok(u) = Union::new(&loaded) else { return 2 };
-            // explain is run by a person: show the table's allows even when untrusted,
-            // but say so.
-            let untrusted: Vec<String> = loaded
-                .iter()
-                .filter(|l| !l.trusted)
-                .map(|l| l.spec.path.display().to_string())
-                .collect();
-            // Self-protection applies here as in the hook, and is named when it decides.
-            let prot =
-                Protected::gather(&loaded, layers.config_dir.as_deref(), &layers.project_root);
-            let cwd = std::env::current_dir().unwrap_or_else(|_| layers.project_root.clone());
-            let (out, finding) =
-                match decide_guarded(&u, host, &req, &prot, &cwd, &layers.project_root) {
-                    Ok(x) => x,
-                    Err(_) => return corrupt(),
-                };
-            // An untrusted table's allows are ignored by the decision, but a person asking
-            // "why not allowed?" must see that a rule matched: decide again as if every
-            // layer were trusted and name the allow rules of untrusted layers that matched.
-            let mut would_allow = Vec::new();
-            if !untrusted.is_empty() {
-                if let Ok(all) = Union::as_if_trusted(&loaded) {
-                    if let Ok((o, _)) =
-                        decide_guarded(&all, host, &req, &prot, &cwd, &layers.project_root)
+        (_, None) | (Some(Failure::Corrupt), _) => return corrupt(),
+        (None, Some(j)) => j,
+    };
+    let Ok(u) = Union::new(&d.loaded) else {
+        return corrupt();
+    };
+    // explain is run by a person: show the table's allows even when untrusted, but say so.
+    let untrusted: Vec<String> = d
+        .loaded
+        .iter()
+        .filter(|l| !l.trusted)
+        .map(|l| l.spec.path.display().to_string())
+        .collect();
+    // An untrusted table's allows are ignored by the decision, but a person asking "why not
+    // allowed?" must see that a rule matched: decide again as if every layer were trusted
+    // and name the allow rules of untrusted layers that matched.
+    let mut would_allow = Vec::new();
+    if !untrusted.is_empty() {
+        if let Ok(all) = Union::as_if_trusted(&d.loaded) {
+            if let Ok(o) = entry::judge_roots(&all, &d.loaded, &layers, &call) {
+                for h in &o.outcome.hits {
+                    if h.verdict == crate::ir::Verdict::Allow
+                        && !u.trusted(h.rule)
+                        && !would_allow.contains(&h.rule)
                     {
-                        for h in &o.hits {
-                            if h.verdict == crate::ir::Verdict::Allow
-                                && !u.trusted(h.rule)
-                                && !would_allow.contains(&h.rule)
-                            {
-                                would_allow.push(h.rule);
-                            }
-                        }
+                        would_allow.push(h.rule);
                     }
                 }
             }
-            let g = Guarded { inner: &u, finding };
-            report(&g, out, host, format, Some(untrusted), &would_allow)
         }
     }
+    // Self-protection is named when it decides.
+    let g = Guarded {
+        inner: &u,
+        finding: j.finding,
+    };
+    report(&g, j.outcome, host, format, Some(untrusted), &would_allow)
 }
 
 fn rule_json(src: &dyn RuleSource, rule: u32) -> serde_json::Value {

@@ -19,7 +19,7 @@ pub fn hook(
     print_config: bool,
 ) -> i32 {
     if print_config {
-        let Some(h) = Host::parse(&host) else {
+        let Some(h) = Host::parse_hook(&host) else {
             eprintln!(
                 "polc: no hook snippet for `{host}` (hook hosts: {}); plugin callers (openclaw, pi, hermes, opencode) run `polc decide`, see src/host/README.md",
                 HOOK_HOSTS.join(", ")
@@ -30,7 +30,9 @@ pub fn hook(
             .and_then(|p| p.canonicalize())
             .map(|p| p.display().to_string())
             .unwrap_or_else(|_| "polc".into());
-        let (file, json) = config::snippet(h, &exe);
+        let Some((file, json)) = config::snippet(h, &exe) else {
+            return 2;
+        };
         eprintln!("polc: merge this into {file}");
         println!("{json}");
         return 0;

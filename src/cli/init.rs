@@ -115,7 +115,7 @@ pub fn target(
                 preamble: r#""version":1,"#,
             }
         }
-        Host::Vscode | Host::Droid | Host::Vibe => {
+        Host::Vscode | Host::Droid | Host::Vibe | Host::Openclaw => {
             return Err(format!(
                 "`polc init` does not know {}'s settings file yet; merge `polc hook --print-config --host {}` by hand",
                 host.name(),
@@ -489,7 +489,7 @@ pub fn init_cmd(host: &str, scope: Scope, remove: bool) -> i32 {
         eprintln!("polc: {why}");
         return 2;
     }
-    let Some(h) = Host::parse(host) else {
+    let Some(h) = Host::parse_hook(host) else {
         eprintln!("polc: unknown host `{host}`");
         return 2;
     };
@@ -568,6 +568,14 @@ pub fn init_cmd(host: &str, scope: Scope, remove: bool) -> i32 {
     if let Err(e) = res {
         eprintln!("polc: cannot write {file}: {e}");
         return 2;
+    }
+    // The person just approved this write: record it, so the hook's "agent configuration
+    // changed" tripwire does not deny the next call for it (runtime::tripwire). Only this
+    // file: other changes still wait for `polc confirm`.
+    if let (Scope::Project, Some(at)) = (scope, crate::runtime::tripwire::Places::fixed()) {
+        let croot = crate::runtime::trust::canon(&root);
+        let file = crate::runtime::trust::canon(&t.file);
+        let _ = crate::runtime::tripwire::record_written(&at, &croot, &file);
     }
     for n in &notes {
         println!("note: {n}");

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 pub fn lint(sources: &[PathBuf], host: Option<String>, format: Report) -> i32 {
     if let Some(h) = &host {
-        if !crate::ir::is_known_host(h) {
+        if !crate::hosts::is_known_host(h) {
             eprintln!(
                 "error: unknown host `{h}` (known: {})",
-                crate::runtime::layers::known_hosts_list()
+                crate::hosts::known_hosts_list()
             );
             return 2;
         }

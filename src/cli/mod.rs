@@ -183,6 +183,13 @@ pub enum Command {
         #[arg(requires = "forget")]
         forget_table: Option<PathBuf>,
     },
+    /// Confirm on the terminal that a project's agent configuration (hook settings,
+    /// commands, MCP servers) is as you want it: clears the hook's "agent configuration
+    /// changed" deny.
+    Confirm {
+        /// The project root (default: the current directory).
+        project: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -344,6 +351,7 @@ fn dispatch(cli: Cli) -> i32 {
                 trust::trust_cmd(project, table)
             }
         }
+        Command::Confirm { project } => trust::confirm_cmd(project),
     }
 }
 

@@ -81,6 +81,58 @@ pub fn forget_cmd(project: Option<PathBuf>, table: Option<PathBuf>) -> i32 {
     }
 }
 
+/// `polc confirm [PROJECT]`: show what changed in the project's agent configuration since
+/// polc last saw it, and on yes (on the terminal) record it as it is now.
+pub fn confirm_cmd(project: Option<PathBuf>) -> i32 {
+    use crate::runtime::tripwire;
+    let root = trust::canon(&project.unwrap_or_else(|| PathBuf::from(".")));
+    let run = || -> Result<bool, String> {
+        let at = tripwire::Places::fixed()
+            .ok_or("cannot find polc's state folder (no home directory)")?;
+        let (changes, recorded) = tripwire::pending(&at, &root)?;
+        let tty = open_tty("polc confirm")?;
+        let mut w = &tty;
+        if recorded && changes.is_empty() {
+            let _ = writeln!(
+                w,
+                "polc: the agent configuration of {} is as recorded; nothing to confirm",
+                root.display()
+            );
+            return Ok(true);
+        }
+        let _ = writeln!(
+            w,
+            "polc: agent configuration of {} since polc last saw it:",
+            root.display()
+        );
+        for c in &changes {
+            let _ = writeln!(w, "  {} {}", c.what, c.path.display());
+        }
+        if !recorded {
+            let _ = writeln!(w, "  (no record yet: the configuration as it is now)");
+        }
+        if !ask_yes(
+            &tty,
+            "Review these files (hooks, permissions, MCP servers, commands). Record them as they are now? [y/N] ",
+        )? {
+            let _ = writeln!(w, "polc: not confirmed; the hook keeps denying");
+            return Ok(false);
+        }
+        tripwire::record(&at, &root)
+            .map_err(|e| format!("cannot record in {}: {e}", at.state.display()))?;
+        let _ = writeln!(w, "polc: confirmed");
+        Ok(true)
+    };
+    match run() {
+        Ok(true) => 0,
+        Ok(false) => 1,
+        Err(e) => {
+            eprintln!("polc: {e}");
+            2
+        }
+    }
+}
+
 fn open_tty(cmd: &str) -> Result<std::fs::File, String> {
     std::fs::OpenOptions::new()
         .read(true)
@@ -131,6 +183,16 @@ pub fn confirm_and_record(root: &Path, table: &Path, verb: &str) -> Result<bool,
     }
     trust::record(&cfg, root, table, &digest)
         .map_err(|e| format!("cannot record trust in {}: {e}", cfg.display()))?;
+    // The agent configuration as the person has it now is the tripwire's baseline
+    // (runtime::tripwire); an existing record keeps its pending changes for `polc confirm`.
+    if let Some(at) = crate::runtime::tripwire::Places::fixed() {
+        if let Ok(true) = crate::runtime::tripwire::record_if_absent(&at, &trust::canon(root)) {
+            let _ = writeln!(
+                w,
+                "polc: recorded this project's agent configuration (hooks, MCP servers, commands); a later change is denied until `polc confirm`"
+            );
+        }
+    }
     let _ = writeln!(
         w,
         "polc: trusted ({})",

@@ -4,13 +4,14 @@
 
 use super::Host;
 
-/// (file to merge it into, JSON snippet) for `host`, running `exe`.
-pub fn snippet(host: Host, exe: &str) -> (&'static str, String) {
+/// (file to merge it into, JSON snippet) for `host`, running `exe`; None for a host
+/// without a hook (OpenClaw runs `polc decide` from a plugin).
+pub fn snippet(host: Host, exe: &str) -> Option<(&'static str, String)> {
     let cmd = |extra: &str| {
         let c = format!("{} hook --host {}{extra}", shell_quote(exe), host.name());
         serde_json::to_string(&c).unwrap_or_default()
     };
-    match host {
+    Some(match host {
         Host::Claude => (
             ".claude/settings.json (or ~/.claude/settings.json)",
             format!(
@@ -62,6 +63,7 @@ pub fn snippet(host: Host, exe: &str) -> (&'static str, String) {
                 cmd("")
             ),
         ),
+        Host::Openclaw => return None,
         Host::Vibe => (
             "Vibe's hook configuration (event pre_tool)",
             format!(
@@ -69,7 +71,7 @@ pub fn snippet(host: Host, exe: &str) -> (&'static str, String) {
                 cmd("")
             ),
         ),
-    }
+    })
 }
 
 /// Quote for a POSIX shell when needed.

@@ -1,8 +1,8 @@
 //! The exit-code protocol of `polc decide` (docs/contract.md#c-exit-codes), for plugin callers.
 
 use crate::ir::Decision;
-use crate::runtime::layers::{Layers, Loaded, Union};
-use crate::runtime::protect::{decide_guarded, Protected};
+use crate::runtime::entry::{self, Call, Failure};
+use crate::runtime::layers::Layers;
 use crate::runtime::Request;
 
 /// Exit codes. Callers must treat 3 as "prompt or block".
@@ -19,7 +19,32 @@ pub enum ExitCode {
 
 /// Host-authoritative hosts own approval: `default` becomes allow there.
 pub fn host_authoritative(host: &str) -> bool {
-    crate::ir::HOST_AUTHORITATIVE_HOSTS.contains(&host)
+    crate::hosts::Host::parse(host).is_some_and(|h| h.authoritative())
+}
+
+/// An answer in the exit-code protocol (a plugin caller's host, `Protocol::ExitCodes`):
+/// nothing on stdout, the reason on stderr unless allowed, the exit code.
+pub fn render(a: &super::answer::Answer) -> super::answer::Rendered {
+    use super::answer::Kind;
+    let (exit, say) = match a.kind {
+        Kind::Allow => (ExitCode::Allow, false),
+        Kind::Deny => (ExitCode::Deny, true),
+        Kind::Ask | Kind::Default => (ExitCode::Ask, true),
+    };
+    super::answer::Rendered {
+        stdout: Vec::new(),
+        stderr: say.then(|| a.reason.clone()),
+        exit: exit as i32,
+    }
+}
+
+/// The error row of the exit-code protocol: deny (2), the reason on stderr.
+pub fn error(reason: &str) -> super::answer::Rendered {
+    super::answer::Rendered {
+        stdout: Vec::new(),
+        stderr: Some(super::answer::clip(reason)),
+        exit: ExitCode::Deny as i32,
+    }
 }
 
 pub fn exit_for(decision: Decision, host: &str) -> ExitCode {
@@ -34,39 +59,35 @@ pub fn exit_for(decision: Decision, host: &str) -> ExitCode {
 
 /// Decide with the layers found; returns the code and a one-line note for stderr.
 pub fn decide_exit(layers: &Layers, host: &str, req: &Request) -> (ExitCode, Option<String>) {
-    match layers.load() {
-        Loaded::NoTable => (
+    // Self-protection applies to plugin callers too; the command runs in our cwd.
+    let cwd = std::env::current_dir().unwrap_or_else(|_| layers.project_root.clone());
+    let call = Call {
+        host,
+        request: req,
+        also: &[],
+        unattestable: None,
+        cwd: &cwd,
+    };
+    let d = entry::decide(layers, &call);
+    match (&d.failure, &d.judged) {
+        (Some(Failure::NoTable), _) => (
             ExitCode::NoTable,
             Some("no polc table configured or found; the caller's own policy applies".into()),
         ),
-        Loaded::Unusable(why) => (ExitCode::Deny, Some(why)),
-        Loaded::Ready(loaded) => {
-            let Ok(u) = Union::new(&loaded) else {
-                return (
-                    ExitCode::Deny,
-                    Some("polc table is corrupt: run `polc build`".into()),
-                );
-            };
-            // Self-protection applies to plugin callers too; the command runs in our cwd.
-            let prot =
-                Protected::gather(&loaded, layers.config_dir.as_deref(), &layers.project_root);
-            let cwd = std::env::current_dir().unwrap_or_else(|_| layers.project_root.clone());
-            let decided = decide_guarded(&u, host, req, &prot, &cwd, &layers.project_root);
-            // A large table's bytes are the file's: deny if it changed meanwhile.
-            if let Some(why) = crate::runtime::layers::changed(&loaded) {
-                return (ExitCode::Deny, Some(why));
-            }
-            match decided {
-                Ok((out, Some(f))) if out.decision >= crate::ir::Decision::Ask => (
-                    exit_for(out.decision, host),
-                    Some(format!("{}: {}", crate::runtime::protect::RULE_ID, f.what)),
-                ),
-                Ok((out, _)) => (exit_for(out.decision, host), None),
-                Err(_) => (
-                    ExitCode::Deny,
-                    Some("polc table is corrupt: run `polc build`".into()),
-                ),
-            }
+        (Some(Failure::Unusable(why) | Failure::Changed(why)), _) => {
+            (ExitCode::Deny, Some(why.clone()))
+        }
+        (Some(Failure::Corrupt), _) | (None, None) => (
+            ExitCode::Deny,
+            Some("polc table is corrupt: run `polc build`".into()),
+        ),
+        (None, Some(j)) => {
+            let note = j
+                .finding
+                .as_ref()
+                .filter(|_| d.decision >= Decision::Ask)
+                .map(|f| format!("{}: {}", crate::runtime::protect::RULE_ID, f.what));
+            (exit_for(d.decision, host), note)
         }
     }
 }

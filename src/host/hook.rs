@@ -7,9 +7,9 @@ use super::answer::{approval_needed, clip, Answer, Kind, Rendered};
 use super::input::{self, Event, HookInput};
 use super::{failsafe, Host};
 use crate::ir::Decision;
-use crate::runtime::layers::{Layers, Loaded, Union};
-use crate::runtime::protect::{self, Guarded, Protected};
-use crate::runtime::{Cause, Corrupt, Outcome, RuleSource};
+use crate::runtime::entry::{self, Call, Decided, Failure, Judged};
+use crate::runtime::layers::Layers;
+use crate::runtime::Cause;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -25,7 +25,7 @@ pub struct HookArgs {
 
 /// Run the hook; returns the exit code after writing the answer.
 pub fn run(args: HookArgs) -> i32 {
-    let Some(host) = Host::parse(&args.host) else {
+    let Some(host) = Host::parse_hook(&args.host) else {
         // Unknown protocol: nothing on stdout, the reason on stderr, exit 2.
         let r = super::unknown_host_error(&args.host);
         return emit(&r);
@@ -192,170 +192,172 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
                 .map(PathBuf::from),
         )
         .collect();
-    let mut layers = Layers::discover_roots(explicit, root.clone(), roots.other.clone());
+    let mut layers = Layers::discover_roots(explicit, root, roots.other.clone());
     layers.record = true;
-    let mut notice = None;
-    let load = layers.load();
-    let (decision, reason) = match &load {
-        Loaded::NoTable => {
-            notice = Some(
-                "polc: no policy table configured or found; the host's own rules apply".to_string(),
-            );
-            let prot = Protected::gather(&[], layers.config_dir.as_deref(), &root);
-            match judge(&Empty, host, &mapped, &prot, &cwd, &root) {
-                Ok(x) => x,
-                Err(_) => (Decision::Deny, "polc: internal error".into()),
-            }
-        }
-        Loaded::Unusable(why) => {
-            notice = Some(format!("polc: {why}"));
-            (Decision::Deny, format!("polc deny: {why}"))
-        }
-        Loaded::Ready(loaded) => match Union::new(loaded) {
-            Err(_) => (
-                Decision::Deny,
-                "polc deny: the policy table is corrupt: run `polc build`".into(),
-            ),
-            Ok(u) => {
-                let corrupt = || {
-                    (
-                        Decision::Deny,
-                        "polc deny: the policy table is corrupt: run `polc build`".to_string(),
-                    )
-                };
-                let mut d = judge_roots(&u, loaded, &layers, host, &mapped, &cwd)
-                    .unwrap_or_else(|_| corrupt());
-                // A large table's bytes are the file's: deny if it changed meanwhile.
-                if let Some(why) = crate::runtime::layers::changed(loaded) {
-                    notice = Some(format!("polc: {why}"));
-                    d = (Decision::Deny, format!("polc deny: {why}"));
-                }
-                d
-            }
-        },
+    let call = Call {
+        host: host.name(),
+        request: &mapped.request,
+        also: &mapped.also,
+        unattestable: mapped.unattestable.as_deref(),
+        cwd: &cwd,
     };
-    let (decision, reason) = match &roots.degraded {
-        Some(why) => super::session::degrade((decision, reason), why),
-        None => (decision, reason),
-    };
-    // Denial limits and sequence rules (src/session/README.md); nothing without them.
+    let decided = finish(
+        entry::decide(&layers, &call),
+        &roots,
+        layers.state_dir.as_deref(),
+    );
+    // Denial limits, sequence rules, the audit log (src/session/README.md); nothing without
+    // them.
     let sess = crate::session::hook::after_decision(
         host,
         ev,
         &inp,
         &mapped,
-        &load,
+        &decided.loaded,
         &cwd,
-        &root,
-        (decision, reason),
+        &roots.root,
+        (decided.decision, reason(&decided)),
     );
-    let (decision, reason) = (sess.decision, sess.reason.clone());
-    let reason_is_table_problem = reason.contains("table is corrupt");
-    let a = finalize(host, &inp, decision, reason);
+    let a = finalize(host, &inp, sess.decision, sess.reason.clone());
     let mut r = host.render(&a, ev);
     sess.render(host, ev, &mut r);
-    if decision == Decision::Deny && notice.is_none() && reason_is_table_problem {
-        notice = Some("polc: the policy table is corrupt: run `polc build`".into());
-    }
     if r.stderr.is_none() {
-        r.stderr = notice;
+        r.stderr = notice(&decided);
+    }
+    // Only beside an answer: on an error exit stderr is the reason the host shows.
+    if r.exit == 0 {
+        if let Some(w) = other_polc_on_path() {
+            r.stderr = Some(match r.stderr.take() {
+                Some(s) => format!("{s}\n{w}"),
+                None => w,
+            });
+        }
     }
     r
 }
 
-/// Decide under each project root (two when the host's folder and the session's start
-/// disagree; see `session::Roots`).
-fn judge_roots(
-    u: &Union<'_>,
-    loaded: &[crate::runtime::layers::LoadedLayer],
-    layers: &Layers,
-    host: Host,
-    mapped: &input::Mapped,
-    cwd: &Path,
-) -> Result<(Decision, String), Corrupt> {
-    let one = |root: &Path| {
-        let prot = Protected::gather(loaded, layers.config_dir.as_deref(), root);
-        judge(u, host, mapped, &prot, cwd, root)
+/// A warning when `command -v polc` is not the binary running this hook: the person's
+/// `polc build`, `polc trust` and `polc confirm` then run another polc than the hook does
+/// (issue 9 item 2: a `polc` planted ahead on PATH is what an agent would use to fool them).
+fn other_polc_on_path() -> Option<String> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let exe = std::env::current_exe().ok()?;
+    let me = std::fs::metadata(&exe).ok()?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path)
+        .take(64)
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join("polc"))
+        .find_map(|p| {
+            let m = std::fs::metadata(&p).ok()?;
+            (m.is_file() && m.permissions().mode() & 0o111 != 0).then_some((p, m))
+        });
+    match found {
+        Some((_, m)) if (m.dev(), m.ino()) == (me.dev(), me.ino()) => None,
+        Some((p, _)) => Some(format!(
+            "polc warning: `command -v polc` is {} but this hook runs {}: the polc you run on the terminal is not the hook's",
+            p.display(),
+            exe.display()
+        )),
+        None => Some(format!(
+            "polc warning: no polc on PATH; this hook runs {}: put it on PATH so the polc you run on the terminal is the hook's",
+            exe.display()
+        )),
+    }
+}
+
+/// The seam after the decision: steps that post-process it before it is rendered, each
+/// through [`Decided::adjust`]: the session's cap (an unknown project root: anything but
+/// deny becomes ask) and the agent-configuration tripwire (`runtime::tripwire`: a change
+/// since polc last saw it denies every answer until a person confirms); session denial
+/// tracking goes here too (`src/runtime/README.md`).
+fn finish(mut d: Decided, roots: &super::session::Roots, state_dir: Option<&Path>) -> Decided {
+    if let Some(why) = &roots.degraded {
+        if d.decision != Decision::Deny {
+            let (decision, reason) = super::session::degrade((d.decision, String::new()), why);
+            d.adjust(decision, reason);
+        }
+    }
+    let mut watched: Vec<&Path> = vec![roots.root.as_path()];
+    watched.extend(roots.other.as_deref());
+    let at = state_dir.map(|s| crate::runtime::tripwire::Places {
+        state: s.to_path_buf(),
+        config: crate::runtime::state::config_dir(),
+    });
+    if let Some(why) = crate::runtime::tripwire::verdict(at.as_ref(), &watched) {
+        d.adjust(Decision::Deny, why);
+    }
+    d
+}
+
+/// The stderr line for a table problem (and for no table at all).
+fn notice(d: &Decided) -> Option<String> {
+    Some(match d.failure.as_ref()? {
+        Failure::NoTable => {
+            "polc: no policy table configured or found; the host's own rules apply".to_string()
+        }
+        Failure::Unusable(why) | Failure::Changed(why) => format!("polc: {why}"),
+        Failure::Corrupt => "polc: the policy table is corrupt: run `polc build`".into(),
+    })
+}
+
+/// R: the rule (id, source:line, text, reason), the construct, why nothing decided, or the
+/// table problem.
+fn reason(d: &Decided) -> String {
+    if let Some(r) = &d.adjusted {
+        return r.clone();
+    }
+    let Some(j) = &d.judged else {
+        return match &d.failure {
+            Some(Failure::Unusable(why) | Failure::Changed(why)) => format!("polc deny: {why}"),
+            Some(Failure::NoTable) => "polc: internal error".into(),
+            Some(Failure::Corrupt) | None => {
+                "polc deny: the policy table is corrupt: run `polc build`".into()
+            }
+        };
     };
-    let a = one(&layers.project_root)?;
-    let Some(other) = &layers.other_root else {
-        return Ok(a);
-    };
-    let (d, r) = super::session::combine(a, one(other)?);
-    Ok((
-        d,
-        clip(&format!(
+    let r = judged_reason(j);
+    match &d.disagree {
+        None => r,
+        Some((root, other)) => clip(&format!(
             "{r} (the host's project folder {} and the session's start {} disagree: no project table grants anything)",
-            layers.project_root.display(),
+            root.display(),
             other.display()
         )),
-    ))
+    }
 }
 
-/// Decide with self-protection; the decision and R.
-fn judge(
-    src: &dyn RuleSource,
-    host: Host,
-    mapped: &input::Mapped,
-    prot: &Protected,
-    cwd: &Path,
-    root: &Path,
-) -> Result<(Decision, String), Corrupt> {
-    let (mut out, mut finding) =
-        protect::decide_guarded(src, host.name(), &mapped.request, prot, cwd, root)?;
-    // Other readings of the call (an argv array's space join): the most restrictive wins.
-    for req in &mapped.also {
-        let (o, f) = protect::decide_guarded(src, host.name(), req, prot, cwd, root)?;
-        let rank = |d: Decision| match d {
-            Decision::Deny => 3,
-            Decision::Ask => 2,
-            Decision::Default => 1,
-            Decision::Allow => 0,
-        };
-        if rank(o.decision) > rank(out.decision) {
-            (out, finding) = (o, f);
-        }
-    }
-    if let Some(why) = &mapped.unattestable {
-        if matches!(out.decision, Decision::Allow | Decision::Default) {
-            out.decision = Decision::Ask;
-            out.winner = None;
-            out.cause = Cause::Unattestable {
-                construct: why.clone(),
-            };
-        }
-    }
-    let g = Guarded {
-        inner: src,
-        finding,
-    };
-    Ok((out.decision, reason(&g, &out)?))
-}
-
-/// R: the rule (id, source:line, text, reason), the construct, or why nothing decided.
-pub fn reason(src: &dyn RuleSource, out: &Outcome) -> Result<String, Corrupt> {
+/// R of a judgment.
+pub fn judged_reason(j: &Judged) -> String {
+    let out = &j.outcome;
     let v = out.decision.as_str();
-    let rule = |r: u32| -> Result<String, Corrupt> {
-        let d = src.describe(r)?;
-        let why = d.reason.map(|x| format!(": {x}")).unwrap_or_default();
+    let rule = || {
+        let Some(d) = &j.winner else {
+            return String::new();
+        };
+        let why = d
+            .reason
+            .as_ref()
+            .map(|x| format!(": {x}"))
+            .unwrap_or_default();
         let at = if d.line > 0 {
             format!("{}:{}", d.source, d.line)
         } else {
             d.source.clone()
         };
-        Ok(format!("rule {} ({at}) `{}`{why}", d.id, d.text))
+        format!("rule {} ({at}) `{}`{why}", d.id, d.text)
     };
-    Ok(clip(&match &out.cause {
-        Cause::Rule { rule: r } => format!("polc {v}: {}", rule(*r)?),
-        Cause::PossibleDeny { rule: r } => format!(
+    clip(&match &out.cause {
+        Cause::Rule { .. } => format!("polc {v}: {}", rule()),
+        Cause::PossibleDeny { .. } => format!(
             "polc {v}: part of the command cannot be known and could match deny {}",
-            rule(*r)?
+            rule()
         ),
         Cause::Unattestable { construct } => format!(
             "polc {v}: polc cannot attest this command ({construct}); a person must approve it"
         ),
         Cause::NoRule => format!("polc {v}: no rule decides this call"),
-    }))
+    })
 }
 
 /// Host authority and the cannot-prompt rule (docs/contract.md#c-authority).
@@ -374,69 +376,4 @@ fn finalize(host: Host, inp: &HookInput, d: Decision, reason: String) -> Answer 
         Decision::Default => Kind::Default,
     };
     Answer { kind, reason }
-}
-
-/// No table at all: a source with no rules (self-protection still applies).
-struct Empty;
-
-impl RuleSource for Empty {
-    fn verdict(&self, _: u32) -> Result<crate::ir::Verdict, Corrupt> {
-        Err(Corrupt)
-    }
-    fn score(&self, _: u32) -> Result<crate::runtime::Score, Corrupt> {
-        Err(Corrupt)
-    }
-    fn describe(&self, _: u32) -> Result<crate::runtime::RuleDesc, Corrupt> {
-        Err(Corrupt)
-    }
-    fn match_segment(
-        &self,
-        _: &[u8],
-        _: bool,
-        _: &str,
-        _: &mut dyn FnMut(u32, crate::pattern::Match),
-    ) -> Result<(), Corrupt> {
-        Ok(())
-    }
-    fn match_content(
-        &self,
-        _: &str,
-        _: &[&[u8]],
-        _: bool,
-        _: &str,
-        _: &mut dyn FnMut(u32),
-    ) -> Result<(), Corrupt> {
-        Ok(())
-    }
-    fn match_tool(
-        &self,
-        _: &str,
-        _: &str,
-        _: &str,
-        _: &str,
-        _: &mut dyn FnMut(u32, crate::pattern::Match),
-    ) -> Result<(), Corrupt> {
-        Ok(())
-    }
-    fn match_path_under(
-        &self,
-        _: &str,
-        _: &std::path::Path,
-        _: &crate::runtime::Context,
-        _: &str,
-        _: &mut dyn FnMut(u32),
-    ) -> Result<(), Corrupt> {
-        Ok(())
-    }
-    fn match_path(
-        &self,
-        _: &str,
-        _: &crate::runtime::PathQuery,
-        _: &crate::runtime::Context,
-        _: bool,
-        _: &str,
-        _: &mut dyn FnMut(u32),
-    ) -> Result<(), Corrupt> {
-        Ok(())
-    }
 }

@@ -106,56 +106,8 @@ impl HookInput {
     }
 }
 
-/// Shell tools, as each host spells them.
-pub const SHELL_TOOLS: &[&str] = &[
-    "Bash",
-    "bash",
-    "run_shell_command",
-    "runTerminalCommand",
-    "run_in_terminal",
-    "Execute",
-    "RunCommand",
-    "shell",
-    "exec",
-    "Shell",
-    "local_shell",
-    "container.exec",
-    "beforeShellExecution",
-];
-
-/// PowerShell tools: polc has no PowerShell segmenter, so these are unattestable.
-const POWERSHELL_TOOLS: &[&str] = &["powershell", "PowerShell", "pwsh"];
-
-/// Canonical name of a non-shell tool.
-pub fn canonical_tool(name: &str) -> String {
-    match name {
-        "Read"
-        | "Grep"
-        | "Glob"
-        | "LS"
-        | "view"
-        | "read_file"
-        | "read"
-        | "glob"
-        | "grep"
-        | "search_file_content"
-        | "list_directory"
-        | "read_many_files"
-        | "NotebookRead"
-        | "list_dir"
-        | "list"
-        | "file_search"
-        | "grep_search"
-        | "codebase_search" => "read",
-        "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "create" | "edit" | "write"
-        | "write_file" | "replace" | "str_replace" | "apply_patch" | "Create" | "ApplyPatch"
-        | "patch" | "edit_file" | "delete_file" | "search_replace" | "insert" => "edit",
-        "WebFetch" | "web_fetch" | "fetch" | "webfetch" => "webfetch",
-        "WebSearch" | "google_web_search" | "web_search" | "websearch" => "websearch",
-        other => other,
-    }
-    .to_string()
-}
+use crate::tools::POWERSHELL_TOOLS;
+pub use crate::tools::{canonical as canonical_tool, SHELL_TOOLS};
 
 /// A request, and why polc cannot attest it whatever the rules say (None: it can).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -172,25 +124,11 @@ pub struct Mapped {
     pub workdir: Option<String>,
 }
 
-/// How a host runs a shell tool's `command` given as an argv array (issue 8, class 5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArgvRun {
-    /// Executes the array as argv, no shell (Codex: its `shell`/`container.exec`/
-    /// `local_shell` tools take `command: [program, args…]` and spawn it directly). What
-    /// runs is what the POSIX-quoted join of the array says, and `[bash, -lc, S]` runs S.
-    Exec,
-    /// Not documented (every other host sends `command` as a string): the array is
-    /// unattestable, and both the exec reading and the space join are decided for denies.
-    Unknown,
-}
+pub use crate::hosts::ArgvRun;
 
-/// How `host` runs an argv array. No host is known to join one with spaces; the space
-/// join is one of the readings decided for a host whose behaviour is unknown.
+/// How `host` runs an argv array (`crate::hosts::Host::argv_run`; an unknown name: unknown).
 pub fn argv_run(host: &str) -> ArgvRun {
-    match host {
-        "codex" => ArgvRun::Exec,
-        _ => ArgvRun::Unknown,
-    }
+    crate::hosts::Host::parse(host).map_or(ArgvRun::Unknown, |h| h.argv_run())
 }
 
 /// Quote one word for a POSIX shell so that it reads back as exactly that word.
@@ -280,7 +218,7 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
     let name = match inp.tool_name.as_deref() {
         Some(n) => n,
         None if inp.tool_input.get("command").is_some()
-            && matches!(host, "cursor" | "copilot" | "vibe") =>
+            && crate::hosts::Host::parse(host).is_some_and(|h| h.bare_command_is_shell()) =>
         {
             "bash"
         }

@@ -13,6 +13,7 @@
 
 use super::input::HookInput;
 use super::Host;
+use crate::hosts::ProjectDir;
 use crate::ir::Decision;
 use crate::runtime::state;
 use std::path::{Path, PathBuf};
@@ -40,19 +41,16 @@ pub fn host_root(host: Host, inp: &HookInput) -> Option<PathBuf> {
             .map(PathBuf::from)
             .filter(|p| p.is_absolute())
     };
-    match host {
-        Host::Claude | Host::Vscode | Host::Codex | Host::Copilot => env("CLAUDE_PROJECT_DIR"),
-        Host::Droid => env("FACTORY_PROJECT_DIR").or_else(|| env("CLAUDE_PROJECT_DIR")),
-        Host::Gemini => env("GEMINI_PROJECT_DIR").or_else(|| env("CLAUDE_PROJECT_DIR")),
-        Host::Cursor => inp
+    let first_env = |vars: &[&str]| vars.iter().find_map(|v| env(v));
+    match host.project_dir() {
+        ProjectDir::Env(vars) => first_env(vars),
+        ProjectDir::WorkspaceRootsThenEnv(vars) => inp
             .workspace_roots
             .first()
             .map(PathBuf::from)
             .filter(|p| p.is_absolute())
-            .or_else(|| env("CURSOR_PROJECT_DIR")),
-        // Vibe's input names no folder and no session: it runs the hook in its working
-        // folder, which the agent's commands cannot move.
-        Host::Vibe => std::env::current_dir().ok(),
+            .or_else(|| first_env(vars)),
+        ProjectDir::HookCwd => std::env::current_dir().ok(),
     }
 }
 
@@ -112,20 +110,7 @@ fn disagree(a: &Path, b: &Path) -> bool {
     !(a.starts_with(&b) || b.starts_with(&a))
 }
 
-/// Two decisions of one call (one per disagreeing root): deny or ask if either says so;
-/// allow only if both allow (a path is inside the project only if inside both).
-pub fn combine(a: (Decision, String), b: (Decision, String)) -> (Decision, String) {
-    use Decision::*;
-    match (a.0, b.0) {
-        (Deny, _) => a,
-        (_, Deny) => b,
-        (Ask, _) => a,
-        (_, Ask) => b,
-        (Allow, Allow) => a,
-        (Default, _) => a,
-        (_, Default) => b,
-    }
-}
+// Two roots' decisions are combined in `runtime::entry` (the stricter wins).
 
 /// The cap for a call whose session record is unusable: anything but deny becomes ask.
 pub fn degrade(d: (Decision, String), why: &str) -> (Decision, String) {

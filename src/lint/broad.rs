@@ -3,9 +3,10 @@
 
 use super::lang::{includes, Answer, Lang};
 use super::{is_everything, pattern_lang, Cx, View};
-use crate::ir::{PatternKind, Verdict, TOOL_BASH};
+use crate::ir::{PatternKind, Verdict};
 use crate::pattern::{SegPattern, STAR};
 use crate::syntax::{Diagnostic, Severity};
+use crate::tools;
 
 /// Commands that run arbitrary code given to them, written as globs: an allow whose
 /// language includes one of these grants any program. Shells and interpreters with their
@@ -63,7 +64,7 @@ pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     let grants: Vec<(&str, Lang)> = GRANTS_ANYTHING.iter().map(|g| (*g, glob(g))).collect();
     for &i in &cx.rules {
         let r = cx.rule(i);
-        if r.verdict != Verdict::Allow || r.tool != TOOL_BASH {
+        if r.verdict != Verdict::Allow || r.tool != tools::BASH {
             continue;
         }
         for p in 0..r.patterns.len() {

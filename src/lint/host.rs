@@ -10,7 +10,7 @@ use crate::ir::Verdict;
 use crate::syntax::{Diagnostic, Severity, SourceKind};
 
 pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
-    if cx.opts.host.as_deref() != Some("claude") {
+    if cx.opts.host.as_deref() != Some(crate::hosts::Host::Claude.name()) {
         return;
     }
     let settings =

@@ -22,9 +22,10 @@ mod selfprot;
 mod shadow;
 mod traps;
 
-use crate::ir::{PatternKind, Policy, Rule, Verdict, TOOL_BASH};
+use crate::ir::{PatternKind, Policy, Rule, Verdict};
 use crate::pattern::{SegPattern, STAR};
 use crate::syntax::{self, Diagnostic, Diagnostics, Item, Severity, SourceKind, SourceText};
+use crate::tools;
 use lang::Lang;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -217,7 +218,7 @@ pub(crate) enum View {
 /// (content scanners, specifiers).
 pub(crate) fn pattern_lang(r: &Rule, p: usize, view: View) -> Option<Lang> {
     let pat = &r.patterns[p];
-    if r.tool == TOOL_BASH {
+    if r.tool == tools::BASH {
         let fold = r.verdict != Verdict::Allow;
         let mut sp = SegPattern::compile(pat.kind, &pat.text, fold)?;
         if view == View::Folded {

@@ -12,8 +12,9 @@
 //! L012 (note) names those allows so a reviewer knows what they grant.
 
 use super::Cx;
-use crate::ir::{PatternKind, Verdict, TOOL_BASH, TOOL_EDIT, TOOL_READ};
+use crate::ir::{PatternKind, Verdict};
 use crate::syntax::{Diagnostic, Severity};
+use crate::tools;
 
 /// Names of the places self-protection covers, as they appear in rule text.
 const PROTECTED_NAMES: &[&str] = &[
@@ -103,8 +104,10 @@ pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
         for p in &r.patterns {
             let text = p.text.as_str();
             let lifts = match (r.tool.as_str(), p.kind) {
-                (TOOL_BASH, PatternKind::Exact) => names_protected(text),
-                (t, PatternKind::Glob | PatternKind::Exact) if t == TOOL_READ || t == TOOL_EDIT => {
+                (tools::BASH, PatternKind::Exact) => names_protected(text),
+                (t, PatternKind::Glob | PatternKind::Exact)
+                    if t == tools::READ || t == tools::EDIT =>
+                {
                     let cut = text.find(['*', '?', '[']).unwrap_or(text.len());
                     let lit = &text[..cut];
                     let anchored = ["//", "~/", "./", "/"].iter().any(|a| lit.starts_with(a));
@@ -132,7 +135,7 @@ pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
                 );
                 break;
             }
-            if r.tool == TOOL_BASH
+            if r.tool == tools::BASH
                 && matches!(
                     p.kind,
                     PatternKind::Prefix | PatternKind::Glob | PatternKind::Exact

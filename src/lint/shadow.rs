@@ -2,9 +2,10 @@
 
 use super::lang::{includes, Answer, Lang};
 use super::{is_everything, meet, pattern_lang, quote, reaches_all_of, Cx, View};
-use crate::ir::{PatternKind, Rule, Verdict, TOOL_BASH};
+use crate::ir::{PatternKind, Rule, Verdict};
 use crate::pattern::SegPattern;
 use crate::syntax::{Diagnostic, Severity};
+use crate::tools;
 
 pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     never_wins(cx, out);
@@ -140,7 +141,7 @@ fn overlaps(cx: &Cx<'_>, b: usize, a: usize) -> bool {
 /// `git *`, `git:*` and `prefix "git"` are the same), else kind and text.
 fn pattern_key(r: &Rule, p: usize) -> String {
     let pat = &r.patterns[p];
-    if r.tool == TOOL_BASH {
+    if r.tool == tools::BASH {
         if let Some(sp) = SegPattern::compile(pat.kind, &pat.text, r.verdict != Verdict::Allow) {
             return format!("seg:{}:{:?}", sp.tail, sp.body);
         }

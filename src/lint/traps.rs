@@ -10,9 +10,10 @@
 //! (`Bash(node *:*)` matches only commands that begin `node *`, never `node server.js`).
 
 use super::Cx;
-use crate::ir::{Verdict, TOOL_BASH};
+use crate::ir::Verdict;
 use crate::syntax::claude::{has_unescaped_star, legacy_literal_star, legacy_prefix};
 use crate::syntax::{Diagnostic, Severity, SourceKind};
+use crate::tools;
 
 /// `X` of a rule text `Bash(X)`.
 fn bash_content(text: &str) -> Option<&str> {
@@ -22,7 +23,7 @@ fn bash_content(text: &str) -> Option<&str> {
 pub(super) fn check(cx: &Cx<'_>, out: &mut Vec<Diagnostic>) {
     for &i in &cx.rules {
         let r = cx.rule(i);
-        if r.tool != TOOL_BASH || SourceKind::for_name(&r.span.file) == SourceKind::Dsl {
+        if r.tool != tools::BASH || SourceKind::for_name(&r.span.file) == SourceKind::Dsl {
             continue;
         }
         let Some(x) = bash_content(&r.text) else {

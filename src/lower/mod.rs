@@ -369,13 +369,9 @@ impl<'a> Loader<'a> {
     fn hosts_ok(&mut self, hosts: &[Located<String>]) -> bool {
         let mut ok = true;
         for h in hosts {
-            if !ir::is_known_host(&h.value) {
+            if !crate::hosts::is_known_host(&h.value) {
                 ok = false;
-                let known: Vec<&str> = ir::CLAUDE_AUTHORITY_HOSTS
-                    .iter()
-                    .chain(ir::HOST_AUTHORITATIVE_HOSTS)
-                    .copied()
-                    .collect();
+                let known: Vec<&str> = crate::hosts::ALL.iter().map(|h| h.name()).collect();
                 let d = self
                     .at(
                         crate::syntax::codes::E004,

@@ -6,22 +6,25 @@
 //! as readable or writable (`allow read glob "//tmp/**"`) — and a destructive command on a
 //! critical path (`/`, the home folder, system folders) is denied.
 //!
-//! Applied for the hosts whose own checks a polc allow skips (`HOSTS`); `src/runtime/README.md`
+//! Applied for the hosts whose own checks a polc allow skips (`crate::hosts::Host::skips_own_checks_on_allow`); `src/runtime/README.md`
 //! lists each kept check and says why the other hosts do not need it.
 
 use super::protect::Finding;
 use super::{Context, Corrupt, Outcome, PathQuery, Request, RuleSource};
-use crate::ir::{Decision, Verdict, TOOL_EDIT, TOOL_READ};
+use crate::ir::{Decision, Verdict};
 use crate::paths::normalize;
 use crate::pattern::WILD;
 use crate::shell::effects::Access;
 use crate::shell::{Walk, UNKNOWN};
+use crate::tools;
 use std::path::{Path, PathBuf};
 
 pub const RULE_ID: &str = "polc-host-checks";
 
-/// Hosts whose own checks an allow answer skips.
-pub const HOSTS: &[&str] = &["claude"];
+/// Does `host` skip its own checks on an allow answer (`crate::hosts`)?
+fn skips_checks(host: &str) -> bool {
+    crate::hosts::Host::parse(host).is_some_and(|h| h.skips_own_checks_on_allow())
+}
 
 /// Critical folders: a destructive command on one of them (or above one) is denied.
 const CRITICAL: &[&str] = &[
@@ -60,7 +63,7 @@ pub fn check(
     out: &Outcome,
     ctx: &Context,
 ) -> Result<Option<Finding>, Corrupt> {
-    if out.decision != Decision::Allow || !HOSTS.contains(&host) {
+    if out.decision != Decision::Allow || !skips_checks(host) {
         return Ok(None);
     }
     let mut work: Vec<PathBuf> = Vec::new();
@@ -174,10 +177,10 @@ pub fn check(
                 }
             }
         }
-        (Request::Tool { tool, subject, .. }, _) if tool == TOOL_READ || tool == TOOL_EDIT => {
+        (Request::Tool { tool, subject, .. }, _) if tool == tools::READ || tool == tools::EDIT => {
             let q = PathQuery::new(subject, ctx);
             let outside = !inside(&q.lexical, &work) || !inside(&q.canonical, &work);
-            let access = if tool == TOOL_READ {
+            let access = if tool == tools::READ {
                 Access::Read
             } else {
                 Access::Write
@@ -219,9 +222,9 @@ fn listed(
     host: &str,
 ) -> Result<bool, Corrupt> {
     let tool = if access == Access::Read {
-        TOOL_READ
+        tools::READ
     } else {
-        TOOL_EDIT
+        tools::EDIT
     };
     let mut rules = Vec::new();
     src.match_path(tool, q, ctx, true, host, &mut |r| rules.push(r))?;

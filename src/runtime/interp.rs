@@ -4,9 +4,8 @@
 
 use super::table_rules::{tool_matches, tool_pattern_match};
 use super::{Corrupt, RuleDesc, RuleSource, Score};
-use crate::compile::rule_specificity;
 use crate::ir::{PatternKind, Policy, Verdict, TOOL_BASH};
-use crate::pattern::{Match, SegPattern};
+use crate::pattern::{rule_specificity, Match, SegPattern};
 
 /// A path pattern's anchor with its exact and case-folded DFAs.
 type PathDfas = (crate::paths::PathGlob, Vec<u8>, Vec<u8>);

@@ -17,15 +17,6 @@ pub const PROJECT_TABLES: &[&str] = &[".polc/policy.bin", "compiled/policy.bin"]
 /// The user layer, under the config dir.
 pub const USER_TABLE: &str = "policy.bin";
 
-pub fn known_hosts_list() -> String {
-    crate::ir::CLAUDE_AUTHORITY_HOSTS
-        .iter()
-        .chain(crate::ir::HOST_AUTHORITATIVE_HOSTS)
-        .copied()
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayerSpec {
     pub tier: Tier,
@@ -259,11 +250,11 @@ impl Layers {
             if let Err(e) = table.check_fresh() {
                 return Loaded::Unusable(e.describe(&spec.path));
             }
-            if TableRules::new(|k| table.section(k)).is_err() {
-                return Loaded::Unusable(format!(
-                    "polc table {} lacks a rule section: run `polc build`",
-                    spec.path.display()
-                ));
+            if let Err(e) = TableRules::new(|k| table.section(k)) {
+                let e = crate::table::LoadError::Corrupt {
+                    what: e.to_string(),
+                };
+                return Loaded::Unusable(e.describe(&spec.path));
             }
             let trusted = match spec.tier {
                 Tier::Managed | Tier::User => true,
@@ -319,7 +310,7 @@ impl<'a> Union<'a> {
         let mut parts = Vec::new();
         let mut off = 0u32;
         for l in layers {
-            let t = TableRules::new(|k| l.table.section(k))?;
+            let t = TableRules::new(|k| l.table.section(k)).map_err(|_| Corrupt)?;
             let n = t.rule_count() as u32;
             parts.push((t, off, l.spec.tier, l.trusted));
             off = off.checked_add(n).ok_or(Corrupt)?;

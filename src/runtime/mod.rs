@@ -2,6 +2,7 @@
 //! table ([`table_rules::TableRules`]) or the reference interpreter ([`interp::Reference`]).
 //! Both sources answer the same questions; the differential test holds them equal.
 
+pub mod entry;
 pub mod host_checks;
 #[cfg(feature = "compiler")]
 pub mod interp;
@@ -11,12 +12,14 @@ pub mod protect;
 pub mod state;
 pub mod table_rules;
 pub mod toolpaths;
+pub mod tripwire;
 pub mod trust;
 pub mod whole;
 
-use crate::ir::{Decision, Tier, Verdict, TOOL_BASH, TOOL_EDIT, TOOL_READ};
+use crate::ir::{Decision, Tier, Verdict};
 use crate::pattern::Match;
 use crate::shell;
+use crate::tools;
 pub use pathmatch::{Context, PathQuery};
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -272,7 +275,7 @@ pub fn decide_walked(
             // The rule must also match the segment as written, as in Claude Code.
             whole::keep_literal(src, host, &seg.text, &mut allow_hits)?;
             let seg_text = seg.text.as_bytes();
-            src.match_content(TOOL_BASH, &[seg_text], true, host, &mut |rule| {
+            src.match_content(tools::BASH, &[seg_text], true, host, &mut |rule| {
                 allow_hits.push(rule)
             })?;
             allow_hits.sort_unstable();
@@ -315,7 +318,7 @@ pub fn decide_walked(
     let dq = shell::dequote(command);
     let mut content = Vec::new();
     src.match_content(
-        TOOL_BASH,
+        tools::BASH,
         &[command.as_bytes(), dq.as_bytes()],
         false,
         host,
@@ -387,7 +390,7 @@ fn touches(
     use shell::effects::Access;
     for e in &w.effects {
         for url in &e.urls {
-            src.match_tool("webfetch", url, "", host, &mut |rule, m| {
+            src.match_tool(crate::tools::WEBFETCH, url, "", host, &mut |rule, m| {
                 f(rule, m == Match::Possible)
             })?;
         }
@@ -401,8 +404,8 @@ fn touches(
         // A read deny also blocks writes of that path; an unknown program's argument may be
         // either (and only asks).
         let tools: &[&str] = match u.access {
-            Access::Read => &[TOOL_READ],
-            _ => &[TOOL_EDIT, TOOL_READ],
+            Access::Read => &[tools::READ],
+            _ => &[tools::EDIT, tools::READ],
         };
         let possible = u.access == Access::Unknown;
         let text = String::from_utf8_lossy(&u.path).into_owned();
@@ -560,11 +563,15 @@ fn decide_tool(
         .filter(|&&(_, m)| m == Match::Definite)
         .map(|&(r, _)| r)
         .collect();
-    let path_tool = tool == TOOL_READ || tool == TOOL_EDIT;
+    let path_tool = tool == tools::READ || tool == tools::EDIT;
     // Other tools (MCP servers, agent tools polc has no name for): their path fields meet
     // the deny/ask path rules — a read-denied path is denied, an edit-denied one asks (the
     // tool may write it) — and path allows never grant them.
-    let other_tool = !path_tool && !matches!(tool, TOOL_BASH | "webfetch" | "websearch");
+    let other_tool = !path_tool
+        && !matches!(
+            tool,
+            tools::BASH | crate::tools::WEBFETCH | crate::tools::WEBSEARCH
+        );
     let mut unattestable = Vec::new();
     // Every path named must be allowed by a path rule (or the call by an `any`/content
     // allow) for the call to be allowed.
@@ -576,14 +583,14 @@ fn decide_tool(
         }
         // (tool for deny/ask, definite?) pairs each path meets.
         let deny_tools: Vec<(&str, bool)> = match tool {
-            TOOL_READ => vec![(TOOL_READ, true)],
+            tools::READ => vec![(tools::READ, true)],
             // A read deny also blocks edits of that path.
-            TOOL_EDIT => vec![(TOOL_EDIT, true), (TOOL_READ, true)],
-            _ => vec![(TOOL_READ, true), (TOOL_EDIT, false)],
+            tools::EDIT => vec![(tools::EDIT, true), (tools::READ, true)],
+            _ => vec![(tools::READ, true), (tools::EDIT, false)],
         };
         let under_tools: Vec<&str> = match tool {
-            TOOL_READ => vec![TOOL_READ],
-            _ => vec![TOOL_EDIT, TOOL_READ],
+            tools::READ => vec![tools::READ],
+            _ => vec![tools::EDIT, tools::READ],
         };
         let named = tp.files.iter().map(|p| (p, false));
         for (path, recursive) in named.chain(tp.folders.iter().map(|p| (p, true))) {

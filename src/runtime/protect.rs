@@ -23,6 +23,7 @@ use crate::paths::normalize;
 use crate::pattern::{Match, WILD};
 use crate::shell::effects::{Access, Effects, FileUse};
 use crate::shell::{Walk, UNKNOWN};
+use crate::tools;
 use std::path::{Path, PathBuf};
 
 pub const RULE_ID: &str = "polc-self-protection";
@@ -40,6 +41,7 @@ const POLC_GUARDED: &[&str] = &[
     "uninstall",
     "forget",
     "import",
+    "confirm",
 ];
 
 /// What self-protection found.
@@ -104,7 +106,7 @@ impl Protected {
     }
 
     fn check_tool(&self, tool: &str, subject: &str, input: &str, cwd: &Path) -> Option<Finding> {
-        if matches!(tool, "read" | "webfetch" | "websearch") {
+        if matches!(tool, tools::READ | tools::WEBFETCH | tools::WEBSEARCH) {
             return None;
         }
         let mut strings: Vec<String> = vec![subject.to_string()];
@@ -121,7 +123,7 @@ impl Protected {
         }
         for s in strings.iter().filter(|s| !s.is_empty()) {
             let p = self.resolve(s.as_bytes(), cwd);
-            let edit = tool == "edit";
+            let edit = tool == tools::EDIT;
             if self.covers(&p) {
                 let v = if edit && !self.ask_only(&p) {
                     Verdict::Deny
@@ -317,10 +319,12 @@ impl Protected {
     }
 
     fn polc_command(&self, e: &Effects, stage: &[Vec<u8>], worst: &mut Worst) {
-        let copy_of_polc = self.binaries.iter().any(|b| {
-            stage
-                .first()
-                .is_some_and(|p| self.same_file(&self.resolve(p, Path::new("/")), b))
+        // A renamed copy of polc run by its path. (A bare name is found on PATH, not under
+        // `/`: resolving it here named `/git` and cost a PATH scan and a stat per call.)
+        let by_path = stage.first().filter(|p| p.contains(&b'/'));
+        let copy_of_polc = by_path.is_some_and(|p| {
+            let p = self.resolve(p, Path::new("/"));
+            self.binaries().iter().any(|b| self.same_file(&p, b))
         });
         if !e.program.contains("polc") && !copy_of_polc {
             return;
@@ -357,7 +361,7 @@ impl Protected {
                 let copies_binary = u.access == Access::Read
                     && segment_writes
                     && pats.iter().any(|pat| {
-                        self.binaries
+                        self.binaries()
                             .iter()
                             .any(|b| gather::glob_match(pat, b.as_os_str().as_encoded_bytes()))
                     });
@@ -463,7 +467,7 @@ impl Protected {
             Access::Read
                 if segment_writes
                     && u.recursive
-                    && self.binaries.iter().any(|b| b.starts_with(p)) =>
+                    && self.binaries().iter().any(|b| b.starts_with(p)) =>
             {
                 worst.raise(
                     Verdict::Deny,

@@ -243,6 +243,30 @@ fn create_via_temp(dir: &Path, name: &str, text: &str) -> std::io::Result<bool> 
     }
 }
 
+/// Replaces `dir/name` with exactly `text`, all at once (a temporary file renamed over it):
+/// a reader sees the old record or the new one, never part of one.
+pub fn replace_record(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let tmp = dir.join(format!("{TEMP_PREFIX}{}-{nanos}", std::process::id()));
+    let r = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_CLOEXEC | libc::O_NOFOLLOW)
+            .open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        std::fs::rename(&tmp, dir.join(name))
+    })();
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
+}
+
 /// Removes the fallback path's temporary files in `dir` whose writer is gone.
 pub fn sweep_temps(dir: &Path) {
     let Ok(rd) = std::fs::read_dir(dir) else {

@@ -14,6 +14,7 @@
 //! path-bearing field that is not a string (or an array of strings), an empty path, and a
 //! read/edit call with no path at all are *unreadable*: such a call is never allowed.
 
+use crate::tools;
 use serde_json::Value;
 
 /// The paths of one tool call.
@@ -72,7 +73,7 @@ pub fn is_glob(s: &str) -> bool {
 /// when it is not a JSON object (`polc explain --tool read PATH`, examples) the subject is
 /// the one path.
 pub fn tool_paths(tool: &str, subject: &str, input_text: &str) -> ToolPaths {
-    let path_tool = tool == crate::ir::TOOL_READ || tool == crate::ir::TOOL_EDIT;
+    let path_tool = tool == tools::READ || tool == tools::EDIT;
     let mut tp = ToolPaths::default();
     let v = match serde_json::from_str::<Value>(input_text) {
         Ok(v @ Value::Object(_)) => v,
@@ -160,7 +161,7 @@ pub fn tool_paths(tool: &str, subject: &str, input_text: &str) -> ToolPaths {
     } else {
         tp.files.extend(bases);
     }
-    if tool == crate::ir::TOOL_EDIT {
+    if tool == tools::EDIT {
         for k in PATCH_FIELDS {
             if let Some(Value::String(s)) = v.get(*k) {
                 tp.files.extend(patch_paths(s));

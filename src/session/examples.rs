@@ -32,10 +32,7 @@ pub fn run_calls(
             command: cmd.clone(),
         };
         let d = match decide(rules, host, &req) {
-            Ok(out) => (
-                out.decision,
-                crate::host::hook::reason(rules, &out).unwrap_or_default(),
-            ),
+            Ok(out) => (out.decision, super::hook::reason_of(rules, out)),
             Err(_) => (Decision::Deny, "table corrupt".into()),
         };
         let reqs = [&req];

@@ -9,7 +9,6 @@ use crate::host::answer::{clip, Rendered};
 use crate::host::input::{Event, HookInput, Mapped};
 use crate::host::Host;
 use crate::ir::Decision;
-use crate::runtime::layers::Loaded;
 use std::path::Path;
 
 /// What the session did to the answer.
@@ -53,7 +52,8 @@ impl After {
             (Host::Cursor, _) => body
                 .strip_suffix('}')
                 .map(|b| format!("{b},\"continue\":false}}")),
-            (Host::Copilot | Host::Codex | Host::Vibe, _) => None,
+            // No interrupt form (Openclaw answers through `polc decide` exit codes).
+            _ => None,
         };
         if let Some(mut o) = out {
             o.push('\n');
@@ -116,14 +116,11 @@ pub fn after_decision(
     ev: Event,
     inp: &HookInput,
     mapped: &Mapped,
-    load: &Loaded,
+    layers: &[crate::runtime::layers::LoadedLayer],
     cwd: &Path,
     root: &Path,
     d: (Decision, String),
 ) -> After {
-    let Loaded::Ready(layers) = load else {
-        return After::keep(d);
-    };
     let mut f = Features::default();
     for l in layers {
         if let Err(why) = f.add(|k| l.table.section(k)) {
@@ -295,4 +292,14 @@ pub fn post_tool(host: Host, inp: &HookInput, root: &Path) -> Rendered {
         let _ = open.append(&super::record::reset_line(store::now_ms(), "post-tool", id));
     }
     quiet
+}
+
+/// R for a decision made straight from a rule source (examples, `explain --session`).
+pub fn reason_of(src: &dyn crate::runtime::RuleSource, out: crate::runtime::Outcome) -> String {
+    let winner = out.winner.and_then(|w| src.describe(w).ok());
+    crate::host::hook::judged_reason(&crate::runtime::entry::Judged {
+        outcome: out,
+        finding: None,
+        winner,
+    })
 }

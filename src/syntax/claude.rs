@@ -23,17 +23,8 @@ pub enum Mapped {
     IgnoredDomainWildcard,
 }
 
-/// Claude Code's built-in file tools, whose bare rules keep their own name.
-pub const FILE_TOOLS: &[&str] = &[
-    "Read",
-    "Grep",
-    "Glob",
-    "Edit",
-    "Write",
-    "MultiEdit",
-    "NotebookEdit",
-    "NotebookRead",
-];
+/// Claude Code's built-in file tools, whose bare rules keep their own name (`crate::tools`).
+pub use crate::tools::claude::FILE_TOOLS;
 
 /// Why a rule string cannot be read. Positions are character offsets inside the string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,18 +139,8 @@ pub const PERMISSIONS_KEYS: &[&str] = &[
     "additionalDirectories",
 ];
 
-/// Claude tool name → polc's canonical tool name.
-pub fn map_tool(name: &str) -> String {
-    match name {
-        "Bash" => "bash",
-        "Read" | "Grep" | "Glob" => "read",
-        "Edit" | "Write" | "MultiEdit" | "NotebookEdit" => "edit",
-        "WebFetch" => "webfetch",
-        "WebSearch" => "websearch",
-        other => other,
-    }
-    .to_string()
-}
+/// Claude tool name → polc's canonical tool name (`crate::tools::claude`).
+pub use crate::tools::claude::canonical as map_tool;
 
 /// Does `s` contain a `*` not preceded by an odd number of backslashes?
 pub fn has_unescaped_star(s: &str) -> bool {
@@ -419,7 +400,7 @@ pub fn map_rule(s: &str, verdict: Verdict) -> Result<Mapped, ClaudeError> {
     if name == "WebFetch" && verdict == Verdict::Allow && spec.contains('*') {
         return Ok(Mapped::IgnoredDomainWildcard);
     }
-    let builtin = matches!(tool.as_str(), "read" | "edit" | "webfetch" | "websearch");
+    let builtin = crate::tools::is_builtin(&tool);
     if !builtin && verdict == Verdict::Allow {
         if let Some(param) = input_field_param(spec).filter(|p| *p != "domain") {
             return Ok(Mapped::IgnoredInputField {

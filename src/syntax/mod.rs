@@ -140,20 +140,8 @@ pub(crate) fn clip_text(s: &str) -> String {
 pub const TOOL_HELP: &str =
     "expected bash, read, edit, webfetch, websearch, mcp__server__tool, or tool \"Name\"";
 
-/// Canonical name of a DSL tool word (`bash`/`shell`, `read`, `edit`/`write`, `webfetch`,
-/// `websearch`, `mcp__…`), or `None` if it is not one.
-pub fn dsl_tool(word: &str) -> Option<String> {
-    let canon = match word {
-        "bash" | "shell" => "bash",
-        "read" => "read",
-        "edit" | "write" => "edit",
-        "webfetch" => "webfetch",
-        "websearch" => "websearch",
-        w if w.starts_with("mcp__") && w.len() > 5 => return Some(w.to_string()),
-        _ => return None,
-    };
-    Some(canon.to_string())
-}
+/// Canonical name of a DSL tool word (`crate::tools`).
+pub use crate::tools::dsl_word as dsl_tool;
 
 #[cfg(test)]
 mod tests {

@@ -276,109 +276,8 @@ impl Table {
         settle: Duration,
         map: bool,
     ) -> Result<Table, LoadError> {
-        let io = |e: std::io::Error| {
-            if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR) {
-                LoadError::Missing {
-                    path: path.to_path_buf(),
-                }
-            } else {
-                LoadError::Io {
-                    path: path.to_path_buf(),
-                    err: e.to_string(),
-                }
-            }
-        };
-        // O_NONBLOCK: opening a FIFO must not wait for a writer.
-        let mut f = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
-            .open(path)
-            .map_err(io)?;
-        let m = f.metadata().map_err(io)?;
-        if !m.is_file() {
-            return Err(LoadError::NotRegularFile {
-                path: path.to_path_buf(),
-            });
-        }
-        let size = m.len();
-        if size > MAX_TABLE_BYTES {
-            return Err(LoadError::TooLarge {
-                path: path.to_path_buf(),
-                size,
-            });
-        }
-        if size < HEADER_LEN as u64 {
-            let mut small = Vec::with_capacity(HEADER_LEN);
-            (&mut f)
-                .take(HEADER_LEN as u64)
-                .read_to_end(&mut small)
-                .map_err(io)?;
-            Header::parse(&small)?;
-            return Err(LoadError::Truncated {
-                len: size,
-                need: HEADER_LEN as u64,
-            });
-        }
-        let key = FileKey::of(&m);
-        let read_err = |e: std::io::Error| {
-            if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                LoadError::Truncated { len: 0, need: size }
-            } else {
-                io(e)
-            }
-        };
-
-        // Large tables: a map under a read lease (no writer can touch the bytes without
-        // the lease breaking, checked after deciding). Otherwise, or when no lease can be
-        // had: a private copy.
-        let leased = if map && size > PRIVATE_COPY_MAX {
-            use std::os::fd::AsRawFd;
-            super::lease::Lease::take(f.as_raw_fd())
-        } else {
-            None
-        };
-        // The identity is usable (for caches) only if the descriptor's version did not move
-        // while the bytes were read (or the lease taken).
-        let same = |f: &File| {
-            f.metadata()
-                .ok()
-                .map(|m| FileKey::of(&m))
-                .filter(|k| *k == key)
-        };
-        let (storage, identity) = match leased {
-            Some(lease) => {
-                // SAFETY: the map is read-only and `Table` only hands out shared slices of
-                // it. The file is a regular file of `size` bytes (checked on this very
-                // descriptor), and the read lease was granted while no one had it open for
-                // writing: a later writer breaks the lease first, which marks the table
-                // changed (the decision is then denied); a truncation under the map is a
-                // bus error, answered by the failsafe (deny). Every offset used goes
-                // through the checks below.
-                let m = unsafe { memmap2::MmapOptions::new().len(size as usize).map(&f) }
-                    .map_err(io)?;
-                // A decision reads a few scattered pages; without this hint the kernel maps
-                // the pages (or whole large folios) around each fault, so the resident size
-                // grows with the table, not with what is read. Best effort.
-                // The map is 2 MiB-aligned and the page cache may hold the file in large
-                // folios: without NoHugePage one touch maps 2 MiB at once.
-                if size >= ADVISE_MIN_BYTES {
-                    let _ = m.advise(memmap2::Advice::Random);
-                    let _ = m.advise(memmap2::Advice::NoHugePage);
-                }
-                let identity = same(&f);
-                // The lease lives on this descriptor: it moves into the table.
-                let storage = Storage::Map {
-                    map: m,
-                    lease: Some(lease),
-                    _file: f,
-                };
-                (storage, identity)
-            }
-            None => {
-                let st = aligned_read(&mut f, size as usize).map_err(read_err)?;
-                (st, same(&f))
-            }
-        };
+        let (f, key, size) = open_checked(path)?;
+        let (storage, identity) = read_storage(path, f, key, size, map)?;
         let b = storage_bytes(&storage);
         let h = Header::parse(b)?;
         // Length first (cheap), so the CRC never runs on a file that cannot be right.
@@ -590,6 +489,126 @@ fn hash_reader(r: &mut impl Read, limit: u64) -> std::io::Result<(u64, u64)> {
         n += k as u64;
     }
     Ok((n, h))
+}
+
+/// An I/O error on the table: "no such file" (or a parent that is not a folder) is
+/// `Missing`, anything else `Io`.
+fn io_error(path: &Path, e: std::io::Error) -> LoadError {
+    if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR) {
+        LoadError::Missing {
+            path: path.to_path_buf(),
+        }
+    } else {
+        LoadError::Io {
+            path: path.to_path_buf(),
+            err: e.to_string(),
+        }
+    }
+}
+
+/// Steps 1–2 of `Table::open`: open without blocking, `fstat` the descriptor, refuse what is
+/// not a regular file, over the cap or shorter than a header. Returns the descriptor, its
+/// key and its size.
+fn open_checked(path: &Path) -> Result<(File, FileKey, u64), LoadError> {
+    let io = |e| io_error(path, e);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer.
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(io)?;
+    let m = f.metadata().map_err(io)?;
+    if !m.is_file() {
+        return Err(LoadError::NotRegularFile {
+            path: path.to_path_buf(),
+        });
+    }
+    let size = m.len();
+    if size > MAX_TABLE_BYTES {
+        return Err(LoadError::TooLarge {
+            path: path.to_path_buf(),
+            size,
+        });
+    }
+    if size < HEADER_LEN as u64 {
+        let mut small = Vec::with_capacity(HEADER_LEN);
+        (&mut f)
+            .take(HEADER_LEN as u64)
+            .read_to_end(&mut small)
+            .map_err(io)?;
+        Header::parse(&small)?;
+        return Err(LoadError::Truncated {
+            len: size,
+            need: HEADER_LEN as u64,
+        });
+    }
+    Ok((f, FileKey::of(&m), size))
+}
+
+/// Step 3: the bytes every later step and the decision read — a map under a read lease
+/// for a large table, else a private copy — and the identity, if the descriptor's version
+/// did not move meanwhile.
+fn read_storage(
+    path: &Path,
+    mut f: File,
+    key: FileKey,
+    size: u64,
+    map: bool,
+) -> Result<(Storage, Option<FileKey>), LoadError> {
+    let io = |e| io_error(path, e);
+    // Large tables: a map under a read lease (no writer can touch the bytes without
+    // the lease breaking, checked after deciding). Otherwise, or when no lease can be
+    // had: a private copy.
+    let leased = if map && size > PRIVATE_COPY_MAX {
+        use std::os::fd::AsRawFd;
+        super::lease::Lease::take(f.as_raw_fd())
+    } else {
+        None
+    };
+    // The identity is usable (for caches) only if the descriptor's version did not move
+    // while the bytes were read (or the lease taken).
+    let same = |f: &File| {
+        f.metadata()
+            .ok()
+            .map(|m| FileKey::of(&m))
+            .filter(|k| *k == key)
+    };
+    let Some(lease) = leased else {
+        let st = aligned_read(&mut f, size as usize).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                LoadError::Truncated { len: 0, need: size }
+            } else {
+                io(e)
+            }
+        })?;
+        let identity = same(&f);
+        return Ok((st, identity));
+    };
+    // SAFETY: the map is read-only and `Table` only hands out shared slices of
+    // it. The file is a regular file of `size` bytes (checked on this very
+    // descriptor), and the read lease was granted while no one had it open for
+    // writing: a later writer breaks the lease first, which marks the table
+    // changed (the decision is then denied); a truncation under the map is a
+    // bus error, answered by the failsafe (deny). Every offset used goes
+    // through the checks below.
+    let m = unsafe { memmap2::MmapOptions::new().len(size as usize).map(&f) }.map_err(io)?;
+    // A decision reads a few scattered pages; without this hint the kernel maps
+    // the pages (or whole large folios) around each fault, so the resident size
+    // grows with the table, not with what is read. Best effort.
+    // The map is 2 MiB-aligned and the page cache may hold the file in large
+    // folios: without NoHugePage one touch maps 2 MiB at once.
+    if size >= ADVISE_MIN_BYTES {
+        let _ = m.advise(memmap2::Advice::Random);
+        let _ = m.advise(memmap2::Advice::NoHugePage);
+    }
+    let identity = same(&f);
+    // The lease lives on this descriptor: it moves into the table.
+    let storage = Storage::Map {
+        map: m,
+        lease: Some(lease),
+        _file: f,
+    };
+    Ok((storage, identity))
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ pub mod crc;
 mod header;
 mod lease;
 mod load;
+pub mod sections;
 mod write;
 
 pub use cache::cache_dir;
@@ -28,7 +29,9 @@ pub use load::{Integrity, Table};
 pub use write::{encode, write_atomic};
 
 /// The on-disk format version this polc writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version 2: the section format moved to `sections` (typed records, every section required;
+/// version-1 tables had optional index sections read by linear fallbacks).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Size cap for a table file (256 MiB). A larger file is refused before it is mapped
 /// (`LoadError::TooLarge`): it bounds the address space and the one-time CRC an attacker-written
@@ -142,7 +145,7 @@ impl fmt::Display for LoadError {
             }
             LoadError::UnsupportedVersion { found, expected } => write!(
                 f,
-                "the polc table has format version {found}, this polc reads version {expected}: run this polc's `polc build`"
+                "the polc table has format version {found}, this polc reads version {expected}: run `polc build`, then `polc trust`"
             ),
             LoadError::WrongEndianness => write!(
                 f,

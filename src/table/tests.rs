@@ -198,14 +198,22 @@ fn wrong_magic_version_endianness() {
     assert_eq!(Table::from_bytes(m).unwrap_err(), LoadError::BadMagic);
 
     let mut v = b.clone();
-    v[8..12].copy_from_slice(&2u32.to_le_bytes());
+    // A version-1 table (before the section format moved to `sections`) is refused, and
+    // the message says what to run.
+    v[8..12].copy_from_slice(&1u32.to_le_bytes());
     reseal(&mut v);
+    let err = Table::from_bytes(v).unwrap_err();
     assert_eq!(
-        Table::from_bytes(v).unwrap_err(),
+        err,
         LoadError::UnsupportedVersion {
-            found: 2,
-            expected: 1
+            found: 1,
+            expected: FORMAT_VERSION
         }
+    );
+    assert!(
+        err.to_string()
+            .contains("run `polc build`, then `polc trust`"),
+        "{err}"
     );
 
     let mut e = b.clone();

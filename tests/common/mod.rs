@@ -129,6 +129,17 @@ impl Project {
         }
     }
 
+    /// Record the project's agent configuration as it is now, as `polc confirm` would after
+    /// a person said yes (clears the "agent configuration changed" deny).
+    pub fn confirm_config(&self) {
+        let root = polc::runtime::trust::canon(self.dir.path());
+        let at = polc::runtime::tripwire::Places {
+            state: self.state.path().to_path_buf(),
+            config: Some(self.config.path().to_path_buf()),
+        };
+        polc::runtime::tripwire::record(&at, &root).unwrap();
+    }
+
     /// Trust `table` (relative) for this project root, as `polc trust` would record it.
     pub fn trust(&self, table: &str) {
         let p = self.path(table);

@@ -53,16 +53,24 @@ impl Entry {
 }
 
 /// The set of protected paths for one request.
+///
+/// Gathering is lazy: resolving some 60 paths (symbolic links, the `PATH` scan for polc's
+/// binaries) costs more than most decisions, and a request that names no path and runs no
+/// program that could be polc never needs it (issue 16). [`Protected::gather`] only records
+/// what to gather from; the first question gathers, once.
 #[derive(Clone, Debug, Default)]
 pub struct Protected {
-    entries: Vec<Entry>,
+    /// Each loaded table and its sources, absolute (what `gather` was given).
+    tables: Vec<(PathBuf, Vec<PathBuf>)>,
+    config_dir: Option<PathBuf>,
+    entries: std::cell::OnceCell<Vec<Entry>>,
     pub(super) home: Option<PathBuf>,
     /// The home from the password database and, when it differs, `$HOME` (agents read
     /// their user configuration under `$HOME`; `~` may name either).
     pub(super) homes: Vec<PathBuf>,
     project_root: PathBuf,
-    /// polc's binary and every `polc` in a `PATH` folder ahead of it.
-    pub(super) binaries: Vec<PathBuf>,
+    /// polc's binary and every `polc` in a `PATH` folder ahead of it (see `binaries()`).
+    binaries: std::cell::OnceCell<Vec<PathBuf>>,
     /// (device, inode) of the protected files that exist, computed on first need.
     inodes: std::cell::OnceCell<Vec<(u64, u64, PathBuf)>>,
 }
@@ -78,6 +86,9 @@ const PROJECT_FILES: &[&str] = &[
     ".factory/settings.json",
     "opencode.json",
     ".vibe/config.toml",
+    ".vscode/mcp.json",
+    ".cursor/mcp.json",
+    ".factory/mcp.json",
 ];
 const PROJECT_DIRS: &[&str] = &[
     ".github/hooks",
@@ -89,6 +100,12 @@ const PROJECT_DIRS: &[&str] = &[
     ".claude/skills",
     ".claude/output-styles",
     ".opencode/plugin",
+    ".gemini/extensions",
+    ".github/agents",
+    ".github/skills",
+    ".agents/skills",
+    ".factory/droids",
+    ".factory/hooks",
 ];
 /// Where the agent's own tools run code from: writes ask.
 const PROJECT_ASK: &[&str] = &[".git/hooks", ".git/config"];
@@ -136,10 +153,16 @@ const AGENT_CONFIG: &[&str] = &[
     ".vibe",
     ".opencode",
     "opencode.json",
+    ".vscode/mcp.json",
+    ".cursor/mcp.json",
+    ".gemini/extensions",
+    ".github/agents",
+    ".agents",
 ];
 
 impl Protected {
-    /// Gather the protected paths for the loaded layers, the config folder and the project.
+    /// What to gather the protected paths from: the loaded layers, the config folder and the
+    /// project (nothing is resolved until a question needs it).
     pub fn gather(
         loaded: &[LoadedLayer],
         config_dir: Option<&Path>,
@@ -147,105 +170,127 @@ impl Protected {
     ) -> Protected {
         let home = super::super::trust::passwd_home();
         let root = normalize(project_root);
-        let mut p = Protected {
-            home: home.clone(),
-            project_root: root.clone(),
-            ..Protected::default()
-        };
-        for l in loaded {
-            let table = absolute(&l.spec.path, project_root);
-            let folder = table.parent().map(Path::to_path_buf);
-            p.add(Entry::File(table, false));
-            for s in &l.table.meta().sources {
-                let sp = Path::new(&s.path);
-                let abs = match &folder {
-                    Some(f) if sp.is_relative() => f.join(sp),
-                    _ => sp.to_path_buf(),
-                };
-                let abs = normalize(&abs);
-                // A source's folder (`policies/`) is protected as a whole: a new file there
-                // changes what the next build compiles. Not when it is the project root or
-                // above it (a root `permcheck.json` protects that file only).
-                if let Some(d) = abs.parent() {
-                    if !root.starts_with(d) && Some(d) != home.as_deref() {
-                        p.add(Entry::Dir(d.to_path_buf(), false));
-                    }
-                }
-                p.add(Entry::File(abs, false));
-            }
-        }
-        for rel in super::super::layers::PROJECT_TABLES {
-            p.add(Entry::File(root.join(rel), false));
-        }
-        p.add(Entry::File(root.join("permcheck.json"), false));
-        if let Some(c) = config_dir {
-            p.add(Entry::Dir(c.to_path_buf(), false));
-        }
-        if let Some(c) = crate::table::cache_dir() {
-            p.add(Entry::Dir(c, false));
-        }
-        p.add(Entry::Named(root.join(".claude"), "settings", ".json"));
-        for f in PROJECT_FILES {
-            p.add(Entry::File(root.join(f), false));
-        }
-        for d in PROJECT_DIRS {
-            p.add(Entry::Dir(root.join(d), false));
-        }
-        for d in PROJECT_ASK {
-            p.add(Entry::Dir(root.join(d), true));
-        }
-        p.homes = home.iter().cloned().collect();
+        let mut homes: Vec<PathBuf> = home.iter().cloned().collect();
         if let Some(h) = std::env::var_os("HOME")
             .map(PathBuf::from)
             .filter(|h| h.is_absolute())
             .map(|h| normalize(&h))
         {
             // Only adds protection: the agents' user configuration under `$HOME` too.
-            if !p.homes.contains(&h) {
-                p.homes.push(h);
+            if !homes.contains(&h) {
+                homes.push(h);
             }
         }
-        for h in p.homes.clone() {
-            p.add(Entry::Named(h.join(".claude"), "settings", ".json"));
+        let tables = loaded
+            .iter()
+            .map(|l| {
+                let table = absolute(&l.spec.path, project_root);
+                let folder = table.parent().map(Path::to_path_buf);
+                let sources = l
+                    .table
+                    .meta()
+                    .sources
+                    .iter()
+                    .map(|s| {
+                        let sp = Path::new(&s.path);
+                        normalize(&match &folder {
+                            Some(f) if sp.is_relative() => f.join(sp),
+                            _ => sp.to_path_buf(),
+                        })
+                    })
+                    .collect();
+                (table, sources)
+            })
+            .collect();
+        Protected {
+            tables,
+            config_dir: config_dir.map(Path::to_path_buf),
+            home,
+            homes,
+            project_root: root,
+            ..Protected::default()
+        }
+    }
+
+    /// polc's binary and every `polc` in a `PATH` folder ahead of it, found on first need.
+    pub(super) fn binaries(&self) -> &[PathBuf] {
+        self.binaries.get_or_init(binaries)
+    }
+
+    /// The protected entries, resolved on first need.
+    fn entries(&self) -> &[Entry] {
+        self.entries.get_or_init(|| {
+            let mut out = Vec::new();
+            self.collect(&mut |e| add(&mut out, e));
+            out
+        })
+    }
+
+    fn collect(&self, add: &mut dyn FnMut(Entry)) {
+        let (root, home) = (&self.project_root, &self.home);
+        for (table, sources) in &self.tables {
+            add(Entry::File(table.clone(), false));
+            for abs in sources {
+                // A source's folder (`policies/`) is protected as a whole: a new file there
+                // changes what the next build compiles. Not when it is the project root or
+                // above it (a root `permcheck.json` protects that file only).
+                if let Some(d) = abs.parent() {
+                    if !root.starts_with(d) && Some(d) != home.as_deref() {
+                        add(Entry::Dir(d.to_path_buf(), false));
+                    }
+                }
+                add(Entry::File(abs.clone(), false));
+            }
+        }
+        for rel in super::super::layers::PROJECT_TABLES {
+            add(Entry::File(root.join(rel), false));
+        }
+        add(Entry::File(root.join("permcheck.json"), false));
+        if let Some(c) = &self.config_dir {
+            add(Entry::Dir(c.clone(), false));
+        }
+        if let Some(c) = crate::table::cache_dir() {
+            add(Entry::Dir(c, false));
+        }
+        add(Entry::Named(root.join(".claude"), "settings", ".json"));
+        for f in PROJECT_FILES {
+            add(Entry::File(root.join(f), false));
+        }
+        for d in PROJECT_DIRS {
+            add(Entry::Dir(root.join(d), false));
+            for t in linked_targets(&root.join(d)) {
+                add(Entry::Dir(t, false));
+            }
+        }
+        for d in PROJECT_ASK {
+            add(Entry::Dir(root.join(d), true));
+        }
+        for h in &self.homes {
+            add(Entry::Named(h.join(".claude"), "settings", ".json"));
             for f in HOME_FILES {
-                p.add(Entry::File(h.join(f), false));
+                add(Entry::File(h.join(f), false));
             }
             for d in HOME_DIRS {
-                p.add(Entry::Dir(h.join(d), false));
+                add(Entry::Dir(h.join(d), false));
+                for t in linked_targets(&h.join(d)) {
+                    add(Entry::Dir(t, false));
+                }
             }
         }
         // polc's fixed config, cache and state folders (records of roots and tables).
         for d in crate::runtime::state::protected_dirs() {
-            p.add(Entry::Dir(d, false));
+            add(Entry::Dir(d, false));
         }
         if let Some(c) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
             // Only adds protection.
-            p.add(Entry::Named(PathBuf::from(c), "settings", ".json"));
+            add(Entry::Named(PathBuf::from(c), "settings", ".json"));
         }
         for d in SYSTEM_DIRS {
-            p.add(Entry::Dir(PathBuf::from(d), false));
+            add(Entry::Dir(PathBuf::from(d), false));
         }
-        p.binaries = binaries();
-        for b in p.binaries.clone() {
-            p.add(Entry::File(b, false));
+        for b in self.binaries() {
+            add(Entry::File(b.clone(), false));
         }
-        p
-    }
-
-    /// Add an entry in its lexical form and, when it differs, its canonical form.
-    fn add(&mut self, e: Entry) {
-        let lex = normalize(e.path());
-        let canon = canonical(&lex);
-        let with = |p: PathBuf| match &e {
-            Entry::File(_, a) => Entry::File(p, *a),
-            Entry::Dir(_, a) => Entry::Dir(p, *a),
-            Entry::Named(_, a, b) => Entry::Named(p, a, b),
-        };
-        // Duplicates are harmless (a path is checked twice), so no O(n²) search here.
-        if canon != lex {
-            self.entries.push(with(canon));
-        }
-        self.entries.push(with(lex));
     }
 
     fn forms(p: &Path) -> [PathBuf; 2] {
@@ -259,11 +304,11 @@ impl Protected {
     /// is the same file.
     pub fn covers(&self, p: &Path) -> bool {
         let f = Self::forms(p);
-        if self.entries.iter().any(|e| f.iter().any(|x| e.covers(x))) {
+        if self.entries().iter().any(|e| f.iter().any(|x| e.covers(x))) {
             return true;
         }
         let folded: Vec<PathBuf> = f.iter().map(|x| fold(x)).collect();
-        self.entries
+        self.entries()
             .iter()
             .any(|e| folded.iter().any(|x| e.folded().covers(x)))
     }
@@ -272,7 +317,7 @@ impl Protected {
     pub(super) fn ask_only(&self, p: &Path) -> bool {
         let f = Self::forms(p);
         let mut cov = self
-            .entries
+            .entries()
             .iter()
             .filter(|e| f.iter().any(|x| e.covers(x)))
             .peekable();
@@ -282,7 +327,7 @@ impl Protected {
     /// Is `p` an ancestor of a protected path (removing or moving it takes one along)?
     pub(super) fn ancestor_of_protected(&self, p: &Path) -> bool {
         let f = Self::forms(p);
-        self.entries
+        self.entries()
             .iter()
             .filter(|e| !e.ask())
             .any(|e| f.iter().any(|x| e.path().starts_with(x)))
@@ -291,7 +336,7 @@ impl Protected {
     /// Could a pattern (WILD spans `/` too) name a protected path, or (for writes) one of
     /// its ancestors?
     pub(super) fn pattern_hits(&self, pat: &[u8], ancestors: bool) -> bool {
-        self.entries.iter().any(|e| {
+        self.entries().iter().any(|e| {
             let mut probe = e.path().to_path_buf();
             let mut probes = vec![probe.clone()];
             if let Entry::Named(_, pre, suf) = e {
@@ -327,7 +372,7 @@ impl Protected {
         // looked at once.
         let inodes = self.inodes.get_or_init(|| {
             let mut files: Vec<PathBuf> = Vec::new();
-            for e in &self.entries {
+            for e in self.entries() {
                 match e {
                     Entry::File(f, _) => files.push(f.clone()),
                     Entry::Dir(d, _) | Entry::Named(d, _, _) => {
@@ -359,7 +404,7 @@ impl Protected {
     }
 
     pub(super) fn is_binary(&self, p: &Path) -> bool {
-        self.binaries.iter().any(|b| self.same_file(p, b))
+        self.binaries().iter().any(|b| self.same_file(p, b))
     }
 
     pub(super) fn same_file(&self, a: &Path, b: &Path) -> bool {
@@ -371,6 +416,51 @@ impl Protected {
             _ => false,
         }
     }
+}
+
+/// What the symbolic links inside a dedicated folder point at (a shared skills folder linked
+/// into `.claude/skills/`): the agent reads them as part of the folder, so they are protected
+/// as it is. At most 256 entries, 3 levels deep.
+fn linked_targets(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), 0)];
+    let mut seen = 0;
+    while let Some((d, depth)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            seen += 1;
+            if seen > 256 {
+                return out;
+            }
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_symlink() {
+                if let Ok(t) = std::fs::canonicalize(e.path()) {
+                    out.push(t);
+                }
+            } else if ft.is_dir() && depth < 2 {
+                stack.push((e.path(), depth + 1));
+            }
+        }
+    }
+    out
+}
+
+/// Add an entry in its lexical form and, when it differs, its canonical form.
+fn add(out: &mut Vec<Entry>, e: Entry) {
+    let lex = normalize(e.path());
+    let canon = canonical(&lex);
+    let with = |p: PathBuf| match &e {
+        Entry::File(_, a) => Entry::File(p, *a),
+        Entry::Dir(_, a) => Entry::Dir(p, *a),
+        Entry::Named(_, a, b) => Entry::Named(p, a, b),
+    };
+    // Duplicates are harmless (a path is checked twice), so no O(n²) search here.
+    if canon != lex {
+        out.push(with(canon));
+    }
+    out.push(with(lex));
 }
 
 /// polc's binary, and every file named `polc` in a `PATH` folder ahead of its folder (or in
@@ -445,7 +535,7 @@ pub fn rule_names_paths(d: &RuleDesc, paths: &[PathBuf], ctx: &Context) -> bool 
             let spec = rest.strip_suffix(')').unwrap_or(rest);
             return match tool {
                 "Bash" => !spec.contains('*'),
-                "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "Read" => names(spec, paths, ctx),
+                t if crate::tools::claude::PATH_RULE_TOOLS.contains(&t) => names(spec, paths, ctx),
                 _ => false,
             };
         }
@@ -502,4 +592,36 @@ fn names(glob: &str, paths: &[PathBuf], ctx: &Context) -> bool {
         return false;
     }
     paths.iter().any(|p| normalize(p).starts_with(&base))
+}
+
+#[cfg(test)]
+mod lazy {
+    use super::*;
+    use crate::runtime::Request;
+
+    /// Issue 16: a command that names no path and runs no program by its path resolves no
+    /// protected path (no symlink resolution, no PATH scan); one that writes does.
+    #[test]
+    fn gathering_waits_for_a_question() {
+        let root = Path::new("/proj");
+        let bash = |c: &str| Request::Bash { command: c.into() };
+        for quiet in ["git status", "git log --oneline", "pwd", "echo hi | wc -l"] {
+            let p = Protected::gather(&[], None, root);
+            let _ = p.check(&bash(quiet), None, root);
+            assert!(p.entries.get().is_none(), "{quiet} gathered");
+            assert!(p.binaries.get().is_none(), "{quiet} scanned PATH");
+        }
+        for busy in [
+            "rm -rf .claude",
+            "cp x .claude/settings.json",
+            "./polc trust",
+        ] {
+            let p = Protected::gather(&[], None, root);
+            assert!(p.check(&bash(busy), None, root).is_some(), "{busy}");
+            assert!(
+                p.entries.get().is_some() || p.binaries.get().is_some(),
+                "{busy} asked nothing"
+            );
+        }
+    }
 }

@@ -1,0 +1,288 @@
+//! The one entry point from tables to a decision: load the layers, union them, decide, apply
+//! self-protection and the host's own checks, and return a typed [`Decided`] that the hook
+//! (`host/hook.rs`), `polc decide` (`host/exit.rs`) and `polc explain` (`cli/explain.rs`)
+//! render. Nothing here writes output or knows a host's answer format.
+//!
+//! The seam for later steps: [`Decided`] is a value; a caller may post-process it before
+//! rendering with [`Decided::adjust`] (the hook's `finish` does: the session's unknown-root
+//! cap today; denial tracking and the agent-configuration tripwire after it).
+
+use super::layers::{self, Layers, Loaded, LoadedLayer, Union};
+use super::protect::{self, Finding, Guarded, Protected};
+use super::{Cause, Corrupt, Outcome, Request, RuleDesc, RuleSource};
+use crate::ir::Decision;
+use std::path::{Path, PathBuf};
+
+/// Why the tables could not decide (each caller says it in its own words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// No table configured or found at all: the host's (or caller's) own policy applies.
+    /// Self-protection still judged the call ([`Decided::judged`]).
+    NoTable,
+    /// A table named or found cannot be used: the one-line reason (what to run).
+    Unusable(String),
+    /// A table's bytes do not hold together.
+    Corrupt,
+    /// A large table changed while polc read it: the reason.
+    Changed(String),
+}
+
+/// The call to decide.
+pub struct Call<'a> {
+    /// The host name rules are scoped by.
+    pub host: &'a str,
+    pub request: &'a Request,
+    /// Other readings of the same call (an argv array's space join): the most restrictive
+    /// decision wins.
+    pub also: &'a [Request],
+    /// Set when polc cannot attest the call whatever the rules say: never better than ask.
+    pub unattestable: Option<&'a str>,
+    /// The agent's working folder (relative paths resolve there).
+    pub cwd: &'a Path,
+}
+
+/// One root's judgment: the procedure's outcome after self-protection and the host's own
+/// checks.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    pub outcome: Outcome,
+    /// The self-protection or host-check finding that raised the decision.
+    pub finding: Option<Finding>,
+    /// The winning rule, described (the synthetic rule's name when `finding` decided).
+    pub winner: Option<RuleDesc>,
+}
+
+/// What the entry point returns.
+pub struct Decided {
+    pub decision: Decision,
+    /// The judgment that decided (None when the tables failed; with [`Failure::NoTable`],
+    /// self-protection's judgment over no rules).
+    pub judged: Option<Judged>,
+    pub failure: Option<Failure>,
+    /// The host's project folder and the session's start disagree: both roots were judged
+    /// and no project table granted anything.
+    pub disagree: Option<(PathBuf, PathBuf)>,
+    /// A later step's decision and reason (see [`Decided::adjust`]).
+    pub adjusted: Option<String>,
+    /// The tables decided with (explain names rules from them).
+    pub loaded: Vec<LoadedLayer>,
+}
+
+impl Decided {
+    fn failed(f: Failure, loaded: Vec<LoadedLayer>) -> Decided {
+        Decided {
+            decision: Decision::Deny,
+            judged: None,
+            failure: Some(f),
+            disagree: None,
+            adjusted: None,
+            loaded,
+        }
+    }
+
+    /// Post-process: a later step (session, tripwire) replaces the decision and gives the
+    /// reason a host shows. The judgment stays for explain and logs.
+    pub fn adjust(&mut self, decision: Decision, reason: String) {
+        self.decision = decision;
+        self.adjusted = Some(reason);
+    }
+
+    /// The loaded tables as one rule source, with the synthetic rule of the finding.
+    pub fn rules(&self) -> Result<Union<'_>, Corrupt> {
+        Union::new(&self.loaded)
+    }
+}
+
+/// Load `layers`, union them, decide `call` with self-protection under each project root.
+pub fn decide(layers: &Layers, call: &Call<'_>) -> Decided {
+    let loaded = match layers.load() {
+        Loaded::NoTable => {
+            // No rules; self-protection still applies (under the host's project root).
+            let none = Union::new(&[]);
+            let judged = none.and_then(|u| {
+                let prot =
+                    Protected::gather(&[], layers.config_dir.as_deref(), &layers.project_root);
+                judge(&u, &prot, call, &layers.project_root)
+            });
+            return match judged {
+                Ok(j) => Decided {
+                    decision: j.outcome.decision,
+                    judged: Some(j),
+                    failure: Some(Failure::NoTable),
+                    disagree: None,
+                    adjusted: None,
+                    loaded: Vec::new(),
+                },
+                Err(_) => Decided::failed(Failure::NoTable, Vec::new()),
+            };
+        }
+        Loaded::Unusable(why) => return Decided::failed(Failure::Unusable(why), Vec::new()),
+        Loaded::Ready(loaded) => loaded,
+    };
+    let judged = match Union::new(&loaded) {
+        Err(_) => return Decided::failed(Failure::Corrupt, loaded),
+        Ok(u) => judge_roots(&u, &loaded, layers, call),
+    };
+    // A large table's bytes are the file's: deny if it changed meanwhile.
+    if let Some(why) = layers::changed(&loaded) {
+        return Decided::failed(Failure::Changed(why), loaded);
+    }
+    match judged {
+        Err(_) => Decided::failed(Failure::Corrupt, loaded),
+        Ok(j) => Decided {
+            decision: j.outcome.decision,
+            judged: Some(j),
+            failure: None,
+            disagree: layers
+                .other_root
+                .clone()
+                .map(|o| (layers.project_root.clone(), o)),
+            adjusted: None,
+            loaded,
+        },
+    }
+}
+
+/// Judge under each project root (two when the host's folder and the session's start
+/// disagree: deny or ask if either says so, allow only if both allow).
+pub fn judge_roots(
+    src: &dyn RuleSource,
+    loaded: &[LoadedLayer],
+    layers: &Layers,
+    call: &Call<'_>,
+) -> Result<Judged, Corrupt> {
+    let one = |root: &Path| {
+        let prot = Protected::gather(loaded, layers.config_dir.as_deref(), root);
+        judge(src, &prot, call, root)
+    };
+    let a = one(&layers.project_root)?;
+    let Some(other) = &layers.other_root else {
+        return Ok(a);
+    };
+    Ok(stricter(a, one(other)?))
+}
+
+/// The more restrictive of two roots' judgments (the first on a tie).
+fn stricter(a: Judged, b: Judged) -> Judged {
+    use Decision::*;
+    match (a.outcome.decision, b.outcome.decision) {
+        (Deny, _) => a,
+        (_, Deny) => b,
+        (Ask, _) => a,
+        (_, Ask) => b,
+        (Allow, Allow) => a,
+        (Default, _) => a,
+        (_, Default) => b,
+    }
+}
+
+/// Decide every reading of the call with self-protection under `root`; the most
+/// restrictive wins; an unattestable call is never better than ask.
+fn judge(
+    src: &dyn RuleSource,
+    prot: &Protected,
+    call: &Call<'_>,
+    root: &Path,
+) -> Result<Judged, Corrupt> {
+    let rank = |d: Decision| match d {
+        Decision::Deny => 3,
+        Decision::Ask => 2,
+        Decision::Default => 1,
+        Decision::Allow => 0,
+    };
+    let (mut out, mut finding) =
+        protect::decide_guarded(src, call.host, call.request, prot, call.cwd, root)?;
+    for req in call.also {
+        let (o, f) = protect::decide_guarded(src, call.host, req, prot, call.cwd, root)?;
+        if rank(o.decision) > rank(out.decision) {
+            (out, finding) = (o, f);
+        }
+    }
+    if let Some(why) = call.unattestable {
+        if matches!(out.decision, Decision::Allow | Decision::Default) {
+            out.decision = Decision::Ask;
+            out.winner = None;
+            out.cause = Cause::Unattestable {
+                construct: why.to_string(),
+            };
+        }
+    }
+    let g = Guarded {
+        inner: src,
+        finding: finding.clone(),
+    };
+    let winner = match &out.cause {
+        Cause::Rule { rule } | Cause::PossibleDeny { rule } => Some(g.describe(*rule)?),
+        _ => None,
+    };
+    Ok(Judged {
+        outcome: out,
+        finding,
+        winner,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judged(d: Decision) -> Judged {
+        Judged {
+            outcome: Outcome {
+                decision: d,
+                cause: Cause::NoRule,
+                winner: None,
+                hits: Vec::new(),
+                segments: Vec::new(),
+                unattestable: Vec::new(),
+            },
+            finding: None,
+            winner: None,
+        }
+    }
+
+    #[test]
+    fn two_roots_the_stricter_wins() {
+        use Decision::*;
+        let all = [Deny, Ask, Default, Allow];
+        for a in all {
+            for b in all {
+                let got = stricter(judged(a), judged(b)).outcome.decision;
+                // allow only if both allow; default beats allow.
+                let want = *all.iter().find(|d| **d == a || **d == b).unwrap();
+                assert_eq!(got, want, "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_rules_still_judges_self_protection() {
+        let root = std::env::temp_dir();
+        let u = Union::new(&[]).unwrap();
+        let prot = Protected::gather(&[], None, &root);
+        let req = Request::Bash {
+            command: "polc trust".into(),
+        };
+        let call = Call {
+            host: "claude",
+            request: &req,
+            also: &[],
+            unattestable: None,
+            cwd: &root,
+        };
+        let j = judge(&u, &prot, &call, &root).unwrap();
+        assert_eq!(j.outcome.decision, Decision::Deny);
+        assert_eq!(j.winner.unwrap().id, protect::RULE_ID);
+        let req = Request::Bash {
+            command: "ls".into(),
+        };
+        let call = Call {
+            request: &req,
+            unattestable: Some("x"),
+            ..call
+        };
+        let j = judge(&u, &prot, &call, &root).unwrap();
+        assert_eq!(j.outcome.decision, Decision::Ask);
+        assert!(j.winner.is_none());
+    }
+}

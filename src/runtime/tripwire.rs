@@ -1,0 +1,952 @@
+//! The "agent configuration changed" tripwire (docs/contract.md#c-self-protection).
+//!
+//! Self-protection stops the writes it can see; this catches what lands anyway (a blob
+//! staged with `git update-index` and checked out, an archive extracted by code the agent
+//! wrote, an edit from another program). On every hook call polc stats each host's project
+//! configuration paths ([`WATCHED`]) under the call's project root(s) and compares them with
+//! what it recorded for that root in the state folder (`<state>/agent-config/<sha256(root)>`,
+//! one sealed record, see `runtime::state`). If one appeared, disappeared or changed, every
+//! answer is deny until a person runs `polc confirm` on the terminal, which shows what
+//! changed and records the new state; `polc init` records what it writes.
+//!
+//! **First sight.** The first call under a root records what is there (a person set the
+//! project up before the agent ran). A record that cannot be read or does not check is a
+//! deny, never "first sight".
+//!
+//! **Fingerprints.** A file is its `(inode, size, mtime, ctime)` plus a SHA-256 of its
+//! content: when only the stat part differs (a checkout that rewrote the same bytes) the
+//! content decides and the record's stat part is refreshed. `ctime` cannot be set by a
+//! user, so an edit always reaches the content comparison. A folder is the sorted listing
+//! of everything under it (name, type, size, mtime, ctime, inode), at most [`MAX_ENTRIES`]
+//! entries [`MAX_DEPTH`] deep (past that bound the rest is not compared: residual, stated
+//! in src/host/README.md; self-protection still guards writes into those folders).
+//!
+//! **Claude's own writes.** When a person picks "don't ask again", Claude Code appends an
+//! allow rule to `.claude/settings.local.json`. Entries *added* to that file's
+//! `permissions.allow` are therefore not a change (the rest of the file, and removals, are).
+//! polc cannot tell those additions from other writes to the file: direct writes to it are
+//! self-protected and work-tree rewrites ask while it exists (residual, stated in the host
+//! README).
+
+use super::state;
+use sha2::{Digest, Sha256};
+use std::io::Read;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+/// Where the tripwire keeps its records: the state folder (one record per root) and the
+/// config folder (the list of roots ever recorded, [`SEEN_FILE`]).
+#[derive(Clone, Debug)]
+pub struct Places {
+    pub state: PathBuf,
+    pub config: Option<PathBuf>,
+}
+
+impl Places {
+    /// polc's fixed folders (`runtime::state`); `None` without a state folder.
+    pub fn fixed() -> Option<Places> {
+        Some(Places {
+            state: super::state::state_dir()?,
+            config: super::state::config_dir(),
+        })
+    }
+}
+
+/// Sub-folder of the state folder holding one record per project root.
+pub const DIR: &str = "agent-config";
+
+/// Each host's project configuration (files and dedicated folders), relative to the root.
+pub const WATCHED: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".claude/hooks",
+    ".claude/commands",
+    ".claude/agents",
+    ".claude/skills",
+    ".claude/output-styles",
+    ".mcp.json",
+    ".gemini/settings.json",
+    ".gemini/policies",
+    ".gemini/commands",
+    ".gemini/extensions",
+    ".github/hooks",
+    ".github/agents",
+    ".github/skills",
+    ".agents",
+    ".cursor/hooks.json",
+    ".cursor/cli.json",
+    ".cursor/mcp.json",
+    ".codex",
+    ".vscode/settings.json",
+    ".vscode/mcp.json",
+    ".vscode/tasks.json",
+    ".factory/settings.json",
+    ".factory/mcp.json",
+    ".factory/hooks",
+    ".factory/droids",
+    ".vibe",
+    ".opencode",
+    "opencode.json",
+    "opencode.jsonc",
+];
+
+/// The file whose `permissions.allow` additions are Claude's own ("don't ask again").
+const CLAUDE_LOCAL: &str = ".claude/settings.local.json";
+/// Folder walk bounds.
+pub const MAX_ENTRIES: usize = 1024;
+pub const MAX_DEPTH: usize = 8;
+/// Content read per file (agent configuration is small; the rest is covered by the size).
+const MAX_READ: u64 = 1 << 20;
+const TAG: &str = "agentcfg1";
+
+/// What one watched path is now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Print {
+    Absent,
+    /// Stat part, content hash, and (Claude's local settings) the hashes of its allow entries.
+    File {
+        stat: String,
+        hash: String,
+        allow: Vec<String>,
+    },
+    Dir(String),
+    /// A lookup error other than "no such file" (its errno).
+    Error(i32),
+}
+
+impl Print {
+    fn encode(&self) -> String {
+        match self {
+            Print::Absent => "-".into(),
+            Print::File { stat, hash, allow } => format!("f:{stat}:{hash}:{}", allow.join(",")),
+            Print::Dir(h) => format!("d:{h}"),
+            Print::Error(e) => format!("e:{e}"),
+        }
+    }
+
+    fn decode(s: &str) -> Option<Print> {
+        if s == "-" {
+            return Some(Print::Absent);
+        }
+        if let Some(h) = s.strip_prefix("d:") {
+            return Some(Print::Dir(h.into()));
+        }
+        if let Some(e) = s.strip_prefix("e:") {
+            return e.parse().ok().map(Print::Error);
+        }
+        let mut it = s.strip_prefix("f:")?.splitn(3, ':');
+        let (stat, hash, allow) = (it.next()?, it.next()?, it.next()?);
+        Some(Print::File {
+            stat: stat.into(),
+            hash: hash.into(),
+            allow: allow
+                .split(',')
+                .filter(|a| !a.is_empty())
+                .map(String::from)
+                .collect(),
+        })
+    }
+}
+
+/// One watched path that is not as recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub path: PathBuf,
+    pub what: &'static str,
+}
+
+/// What a check found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Seen {
+    /// As recorded (or recorded now, at first sight).
+    Same,
+    Changed(Vec<Change>),
+}
+
+fn hex(d: &[u8]) -> String {
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn stat_part(m: &std::fs::Metadata, link: Option<&std::fs::Metadata>) -> String {
+    let l = link.map(|l| format!("{}.{}", l.ino(), l.ctime_nsec() + l.ctime() * 1_000_000_000));
+    format!(
+        "{}.{}.{}.{}{}",
+        m.ino(),
+        m.size(),
+        m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128,
+        m.ctime() as i128 * 1_000_000_000 + m.ctime_nsec() as i128,
+        l.map(|l| format!(".{l}")).unwrap_or_default()
+    )
+}
+
+/// The fingerprint of `rel` under `root`; `known` is the recorded one, whose content hash
+/// is reused when the stat part is unchanged (no read).
+fn print(root: &Path, rel: &str, known: Option<&Print>) -> Print {
+    let p = root.join(rel);
+    let lm = match std::fs::symlink_metadata(&p) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Print::Absent,
+        Err(e) => return Print::Error(e.raw_os_error().unwrap_or(-1)),
+    };
+    let link = lm.file_type().is_symlink();
+    let m = if link {
+        match std::fs::metadata(&p) {
+            Ok(m) => m,
+            // A dangling link: its target text is what it is.
+            Err(_) => {
+                let t = std::fs::read_link(&p).unwrap_or_default();
+                return Print::Dir(hex(&Sha256::digest(t.as_os_str().as_encoded_bytes())));
+            }
+        }
+    } else {
+        lm.clone()
+    };
+    if m.is_dir() {
+        return Print::Dir(listing(
+            &p,
+            link.then(|| std::fs::read_link(&p).ok()).flatten(),
+        ));
+    }
+    let stat = stat_part(&m, link.then_some(&lm));
+    if let Some(Print::File {
+        stat: s,
+        hash,
+        allow,
+    }) = known
+    {
+        if *s == stat {
+            return Print::File {
+                stat,
+                hash: hash.clone(),
+                allow: allow.clone(),
+            };
+        }
+    }
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(&p).and_then(|f| f.take(MAX_READ).read_to_end(&mut bytes));
+    if let Err(e) = read {
+        return Print::Error(e.raw_os_error().unwrap_or(-1));
+    }
+    let mut h = Sha256::new();
+    if link {
+        if let Ok(t) = std::fs::read_link(&p) {
+            h.update(t.as_os_str().as_encoded_bytes());
+            h.update([0]);
+        }
+    }
+    if m.size() > MAX_READ {
+        // Past what is read, the size stands for the rest.
+        h.update(m.size().to_le_bytes());
+    }
+    let allow = if rel == CLAUDE_LOCAL {
+        split_allow(&bytes)
+    } else {
+        None
+    };
+    let allow = match allow {
+        Some((rest, allow)) => {
+            h.update(rest.as_bytes());
+            allow
+        }
+        None => {
+            h.update(&bytes);
+            Vec::new()
+        }
+    };
+    Print::File {
+        stat,
+        hash: hex(&h.finalize()[..16]),
+        allow,
+    }
+}
+
+/// Claude's local settings without `permissions.allow`, and that list's entries hashed
+/// (sorted, unique). `None` when the file is not a JSON object of that shape, repeats a key
+/// (a reader that keeps the first would see another file than the one reviewed), or an
+/// entry is not a rule of a shape Claude Code itself writes ([`claude_writes`]): Claude
+/// ignores a whole settings file with one invalid rule, hooks and denies included, so such
+/// an "addition" is a change.
+fn split_allow(bytes: &[u8]) -> Option<(String, Vec<String>)> {
+    let mut v: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    if has_duplicate_keys(bytes) {
+        return None;
+    }
+    let list = v
+        .as_object_mut()?
+        .get_mut("permissions")?
+        .as_object_mut()?
+        .remove("allow")?;
+    let list = list.as_array()?;
+    if list.len() > 512 || !list.iter().all(|e| e.as_str().is_some_and(claude_writes)) {
+        return None;
+    }
+    let mut allow: Vec<String> = list
+        .iter()
+        .map(|e| hex(&Sha256::digest(e.to_string().as_bytes())[..8]))
+        .collect();
+    allow.sort();
+    allow.dedup();
+    Some((v.to_string(), allow))
+}
+
+/// Is `rule` of a shape Claude Code writes when a person picks "don't ask again" (and one
+/// its settings validator accepts)? Deliberately narrower than what Claude accepts:
+/// `Bash(…)` (a `:*` only at the end), `Read(…)`/`Edit(…)`/`Write(…)` (no `:*`),
+/// `WebFetch(domain:…)` (no wildcard), a bare built-in tool name, `mcp__server[__tool]`.
+/// Parentheses inside must balance and none may be empty.
+fn claude_writes(rule: &str) -> bool {
+    let plain = |s: &str, extra: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || extra.contains(c))
+    };
+    if let Some(rest) = rule.strip_prefix("mcp__") {
+        let mut parts = rest.splitn(2, "__");
+        return parts.next().is_some_and(|s| plain(s, ""))
+            && parts.next().is_none_or(|t| plain(t, "*"));
+    }
+    let Some((tool, inner)) = rule.split_once('(') else {
+        return matches!(
+            rule,
+            "Bash" | "Read" | "Edit" | "Write" | "WebFetch" | "WebSearch" | "Glob" | "Grep"
+        );
+    };
+    let Some(inner) = inner.strip_suffix(')') else {
+        return false;
+    };
+    let mut depth = 0i32;
+    let mut prev_open = false;
+    let mut escaped = false;
+    for c in inner.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '(' => depth += 1,
+            ')' if prev_open => return false,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        prev_open = c == '(' && !escaped;
+        if depth < 0 {
+            return false;
+        }
+    }
+    if depth != 0 || inner.trim().is_empty() || escaped {
+        return false;
+    }
+    match tool {
+        "Bash" => {
+            !inner.contains(":*")
+                || (inner.ends_with(":*") && inner.len() > 2 && inner.matches(":*").count() == 1)
+        }
+        "Read" | "Edit" | "Write" => !inner.contains(":*"),
+        "WebFetch" => inner.strip_prefix("domain:").is_some_and(|d| plain(d, ".")),
+        _ => false,
+    }
+}
+
+/// Does this JSON text repeat a key inside one object? (`serde_json` keeps the last.)
+fn has_duplicate_keys(bytes: &[u8]) -> bool {
+    use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    struct Check;
+    impl<'de> Deserialize<'de> for Check {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Check, D::Error> {
+            d.deserialize_any(Check)
+        }
+    }
+    impl<'de> Visitor<'de> for Check {
+        type Value = Check;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Check, A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(k) = m.next_key::<String>()? {
+                if !seen.insert(k) {
+                    return Err(serde::de::Error::custom("duplicate key"));
+                }
+                m.next_value::<Check>()?;
+            }
+            Ok(Check)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Check, A::Error> {
+            while s.next_element::<Check>()?.is_some() {}
+            Ok(Check)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Check, E> {
+            Ok(Check)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Check, E> {
+            Ok(Check)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Check, E> {
+            Ok(Check)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Check, E> {
+            Ok(Check)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Check, E> {
+            Ok(Check)
+        }
+        fn visit_unit<E>(self) -> Result<Check, E> {
+            Ok(Check)
+        }
+    }
+    let _ = IgnoredAny;
+    serde_json::from_slice::<Check>(bytes).is_err()
+}
+
+/// A folder's listing hash (see the module notes).
+fn listing(dir: &Path, target: Option<PathBuf>) -> String {
+    let mut h = Sha256::new();
+    if let Some(t) = target {
+        h.update(t.as_os_str().as_encoded_bytes());
+        h.update([0]);
+    }
+    let mut rows = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), 0usize)];
+    while let Some((d, depth)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            rows.push(format!("{}\tunreadable", d.display()));
+            continue;
+        };
+        for e in rd.flatten() {
+            if rows.len() >= MAX_ENTRIES {
+                break;
+            }
+            let p = e.path();
+            let Ok(m) = std::fs::symlink_metadata(&p) else {
+                continue;
+            };
+            let rel = p.strip_prefix(dir).unwrap_or(&p).display().to_string();
+            let kind = if m.is_dir() {
+                'd'
+            } else if m.file_type().is_symlink() {
+                'l'
+            } else {
+                'f'
+            };
+            // A link's target is what the agent reads (a shared skills folder linked in):
+            // its text, and the stat of what it points at, so an edit there is a change.
+            let (extra, target) = if kind == 'l' {
+                let text = std::fs::read_link(&p)
+                    .map(|t| t.display().to_string())
+                    .unwrap_or_default();
+                let t = std::fs::metadata(&p).ok();
+                let st = t.as_ref().map(|t| stat_part(t, None)).unwrap_or_default();
+                (format!("{text}\t{st}"), t)
+            } else {
+                (String::new(), None)
+            };
+            rows.push(format!("{rel}\t{kind}\t{}\t{extra}", stat_part(&m, None)));
+            let into = kind == 'd' || target.as_ref().is_some_and(|t| t.is_dir());
+            if into && depth + 1 < MAX_DEPTH {
+                stack.push((p, depth + 1));
+            }
+        }
+    }
+    rows.sort();
+    for r in &rows {
+        h.update(r.as_bytes());
+        h.update([b'\n']);
+    }
+    hex(&h.finalize()[..16])
+}
+
+fn record_name(root: &Path) -> String {
+    state::name_of(&[root.as_os_str().as_encoded_bytes()])
+}
+
+/// The recorded fingerprints of `root`: `Ok(None)` when there is no record.
+fn read(state_dir: &Path, root: &Path) -> Result<Option<Vec<Print>>, String> {
+    let p = state_dir.join(DIR).join(record_name(root));
+    let damaged = || format!("polc's record {} is damaged", p.display());
+    let text = match state::read_record(&p) {
+        Ok(None) => return Ok(None),
+        Ok(Some((t, _))) => t,
+        Err(e) => return Err(format!("polc's record {} cannot be read: {e}", p.display())),
+    };
+    let f = state::unseal(&text).ok_or_else(damaged)?;
+    if f.len() != 2 + WATCHED.len() || f[0] != TAG || Path::new(f[1]) != root {
+        return Err(damaged());
+    }
+    f[2..]
+        .iter()
+        .map(|s| Print::decode(s).ok_or_else(damaged))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+fn write(state_dir: &Path, root: &Path, prints: &[Print]) -> std::io::Result<()> {
+    let dir = state_dir.join(DIR);
+    state::ensure_dir(&dir)?;
+    let r = root
+        .to_str()
+        .filter(|r| !r.contains(['\t', '\n']))
+        .ok_or_else(|| std::io::Error::other("root is not UTF-8 or holds a tab or newline"))?;
+    let enc: Vec<String> = prints.iter().map(Print::encode).collect();
+    let mut fields = vec![TAG, r];
+    fields.extend(enc.iter().map(String::as_str));
+    state::replace_record(&dir, &record_name(root), &state::seal(&fields))
+}
+
+fn now(root: &Path, known: Option<&[Print]>) -> Vec<Print> {
+    WATCHED
+        .iter()
+        .enumerate()
+        .map(|(i, rel)| print(root, rel, known.and_then(|k| k.get(i))))
+        .collect()
+}
+
+/// Is `new` the same as `old` for the tripwire? (Same content; Claude's local allow list
+/// only grew.)
+fn same(old: &Print, new: &Print) -> bool {
+    match (old, new) {
+        (
+            Print::File {
+                hash: a, allow: x, ..
+            },
+            Print::File {
+                hash: b, allow: y, ..
+            },
+        ) => a == b && x.iter().all(|e| y.binary_search(e).is_ok()),
+        _ => old == new,
+    }
+}
+
+fn changes(root: &Path, old: &[Print], new: &[Print]) -> Vec<Change> {
+    WATCHED
+        .iter()
+        .zip(old.iter().zip(new))
+        .filter(|(_, (o, n))| !same(o, n))
+        .map(|(rel, (o, n))| Change {
+            path: root.join(rel),
+            what: match (o, n) {
+                (Print::Absent, _) => "appeared",
+                (_, Print::Absent) => "disappeared",
+                _ => "changed",
+            },
+        })
+        .collect()
+}
+
+/// Compare `root`'s agent configuration with the record. At first sight, records it.
+/// `Err` when the record cannot be read or does not check (the caller denies).
+pub fn check(at: &Places, root: &Path) -> Result<Seen, String> {
+    let state_dir = at.state.as_path();
+    let old = read(state_dir, root)?;
+    let Some(old) = old else {
+        // A root polc has seen before (listed in the config folder when first recorded)
+        // without a record lost it, deleted by a program the policy let run: not first
+        // sight. (A second folder, so one deletion is not enough.)
+        if seen_before(at, root) {
+            return Err(format!(
+                "polc's record of the agent configuration of {} is missing although polc recorded it before",
+                root.display()
+            ));
+        }
+        // First sight: best effort (the next call tries again if this fails).
+        if write(state_dir, root, &now(root, None)).is_ok() {
+            mark_seen(at, root);
+        }
+        return Ok(Seen::Same);
+    };
+    let new = now(root, Some(&old));
+    let ch = changes(root, &old, &new);
+    if !ch.is_empty() {
+        return Ok(Seen::Changed(ch));
+    }
+    if new != old {
+        // Only stat parts or Claude's allow additions moved: remember them, so the next
+        // call need not read the content again.
+        let _ = write(state_dir, root, &new);
+    }
+    Ok(Seen::Same)
+}
+
+/// What changed since the record (for `polc confirm`): empty when nothing did or there is
+/// no record yet (the second element says whether a record exists).
+pub fn pending(at: &Places, root: &Path) -> Result<(Vec<Change>, bool), String> {
+    let state_dir = at.state.as_path();
+    match read(state_dir, root) {
+        Ok(Some(old)) => Ok((changes(root, &old, &now(root, Some(&old))), true)),
+        Ok(None) => Ok((Vec::new(), false)),
+        // A damaged record: everything present is to be reviewed.
+        Err(_) => Ok((
+            changes(root, &vec![Print::Absent; WATCHED.len()], &now(root, None)),
+            true,
+        )),
+    }
+}
+
+/// Record `root`'s agent configuration as it is now (a person confirmed, or `polc init`
+/// wrote it).
+pub fn record(at: &Places, root: &Path) -> std::io::Result<()> {
+    write(&at.state, root, &now(root, None))?;
+    mark_seen(at, root);
+    Ok(())
+}
+
+/// Record `root`'s agent configuration unless a record exists (`polc trust`: the person at
+/// the terminal set the project up; pending changes still wait for `polc confirm`).
+/// Whether it recorded.
+pub fn record_if_absent(at: &Places, root: &Path) -> std::io::Result<bool> {
+    match read(&at.state, root) {
+        Ok(None) => record(at, root).map(|_| true),
+        _ => Ok(false),
+    }
+}
+
+/// The list of roots whose agent configuration polc has recorded, in the config folder.
+pub const SEEN_FILE: &str = "agent-config-roots";
+
+fn seen_before(at: &Places, root: &Path) -> bool {
+    let Some(cfg) = &at.config else {
+        return false;
+    };
+    let Ok(text) = std::fs::read_to_string(cfg.join(SEEN_FILE)) else {
+        return false;
+    };
+    text.lines().any(|l| Path::new(l) == root)
+}
+
+fn mark_seen(at: &Places, root: &Path) {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let (Some(cfg), Some(r)) = (&at.config, root.to_str()) else {
+        return;
+    };
+    if r.contains('\n') || seen_before(at, root) || super::state::ensure_dir(cfg).is_err() {
+        return;
+    }
+    // One short line with O_APPEND: concurrent first calls never interleave.
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(cfg.join(SEEN_FILE))
+    {
+        let _ = f.write_all(format!("{r}\n").as_bytes());
+    }
+}
+
+/// Record only the watched entries that hold `written` (what `polc init` just wrote, with
+/// the person's yes), leaving every other entry as recorded: a change the person has not
+/// reviewed still trips. With no usable record, the whole configuration is recorded (first
+/// sight).
+pub fn record_written(at: &Places, root: &Path, written: &Path) -> std::io::Result<()> {
+    let Ok(Some(mut old)) = read(&at.state, root) else {
+        return record(at, root);
+    };
+    for (i, rel) in WATCHED.iter().enumerate() {
+        if written.starts_with(root.join(rel)) {
+            old[i] = print(root, rel, None);
+        }
+    }
+    write(&at.state, root, &old)
+}
+
+/// The hook's deny reason when some root's agent configuration changed or its record is
+/// unusable; `None` otherwise (also when there is no state folder: nothing to compare).
+pub fn verdict(at: Option<&Places>, roots: &[&Path]) -> Option<String> {
+    let at = at?;
+    for root in roots {
+        // Keyed by the canonical root, as `polc confirm` names it.
+        let root = &super::trust::canon(root);
+        match check(at, root) {
+            Ok(Seen::Same) => {}
+            Ok(Seen::Changed(ch)) => {
+                let list: Vec<String> = ch
+                    .iter()
+                    .take(4)
+                    .map(|c| format!("{} {}", c.path.display(), c.what))
+                    .collect();
+                let more = if ch.len() > 4 {
+                    format!(" and {} more", ch.len() - 4)
+                } else {
+                    String::new()
+                };
+                return Some(format!(
+                    "polc deny: agent configuration changed ({}{more}): review it, then confirm with `polc confirm {}` on the terminal",
+                    list.join(", "),
+                    root.display()
+                ));
+            }
+            Err(why) => {
+                return Some(format!(
+                    "polc deny: {why}: review the agent configuration of {0}, then confirm with `polc confirm {0}` on the terminal",
+                    root.display()
+                ))
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> (tempfile::TempDir, PathBuf, Places) {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("proj");
+        let st = Places {
+            state: t.path().join("state"),
+            config: Some(t.path().join("cfg")),
+        };
+        std::fs::create_dir_all(&root).unwrap();
+        (t, root, st)
+    }
+
+    #[test]
+    fn first_sight_records_then_changes_trip() {
+        let (_t, root, st) = setup();
+        std::fs::create_dir_all(root.join(".claude")).unwrap();
+        std::fs::write(root.join(".claude/settings.json"), "{}").unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        std::fs::write(root.join(".claude/settings.json"), r#"{"hooks":{}}"#).unwrap();
+        let Ok(Seen::Changed(ch)) = check(&st, &root) else {
+            panic!("an edit must trip")
+        };
+        assert_eq!(ch[0].what, "changed");
+        // It stays tripped until recorded again.
+        assert!(matches!(check(&st, &root), Ok(Seen::Changed(_))));
+        record(&st, &root).unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+    }
+
+    #[test]
+    fn appearing_and_disappearing_files_and_folders_trip() {
+        let (_t, root, st) = setup();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        std::fs::create_dir_all(root.join(".github/hooks")).unwrap();
+        std::fs::write(root.join(".github/hooks/x.json"), "{}").unwrap();
+        let Ok(Seen::Changed(ch)) = check(&st, &root) else {
+            panic!("a new hook folder must trip")
+        };
+        assert_eq!(ch[0].what, "appeared");
+        record(&st, &root).unwrap();
+        std::fs::write(root.join(".github/hooks/x.json"), "{\"a\":1}").unwrap();
+        assert!(matches!(check(&st, &root), Ok(Seen::Changed(_))));
+        record(&st, &root).unwrap();
+        std::fs::remove_dir_all(root.join(".github")).unwrap();
+        let Ok(Seen::Changed(ch)) = check(&st, &root) else {
+            panic!("a vanished hook folder must trip")
+        };
+        assert_eq!(ch[0].what, "disappeared");
+    }
+
+    #[test]
+    fn same_bytes_rewritten_do_not_trip() {
+        let (_t, root, st) = setup();
+        std::fs::write(root.join(".mcp.json"), "{\"servers\":{}}").unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::remove_file(root.join(".mcp.json")).unwrap();
+        std::fs::write(root.join(".mcp.json"), "{\"servers\":{}}").unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+    }
+
+    #[test]
+    fn claude_local_allow_additions_do_not_trip_but_other_edits_do() {
+        let (_t, root, st) = setup();
+        std::fs::create_dir_all(root.join(".claude")).unwrap();
+        let f = root.join(".claude/settings.local.json");
+        std::fs::write(&f, r#"{"permissions":{"allow":["Bash(ls)"]}}"#).unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        std::fs::write(
+            &f,
+            r#"{"permissions":{"allow":["Bash(ls)","Bash(npm run test:*)"]}}"#,
+        )
+        .unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same), "Claude's own addition");
+        // A removal, a deny edit, or a hook: trips.
+        for text in [
+            r#"{"permissions":{"allow":["Bash(npm run test:*)"]}}"#,
+            r#"{"permissions":{"allow":["Bash(ls)","Bash(npm run test:*)"],"deny":[]}}"#,
+            r#"{"permissions":{"allow":["Bash(ls)","Bash(npm run test:*)"]},"hooks":{}}"#,
+            r#"{"permissions":{"allow":["Bash(ls)","Bash(npm run test:*)"]},"disableAllHooks":true}"#,
+        ] {
+            std::fs::write(&f, text).unwrap();
+            assert!(
+                matches!(check(&st, &root), Ok(Seen::Changed(_))),
+                "{text} must trip"
+            );
+        }
+        // The same additions in the shared settings.json are a change.
+        let g = root.join(".claude/settings.json");
+        std::fs::write(&g, r#"{"permissions":{"allow":[]}}"#).unwrap();
+        record(&st, &root).unwrap();
+        std::fs::write(&g, r#"{"permissions":{"allow":["Bash(*)"]}}"#).unwrap();
+        assert!(matches!(check(&st, &root), Ok(Seen::Changed(_))));
+    }
+
+    #[test]
+    fn a_damaged_record_denies_and_is_never_first_sight() {
+        let (_t, root, st) = setup();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        let p = st.state.join(DIR).join(record_name(&root));
+        let mut text = std::fs::read_to_string(&p).unwrap();
+        text.insert(5, 'x');
+        std::fs::write(&p, text).unwrap();
+        assert!(check(&st, &root).is_err());
+        assert!(verdict(Some(&st), &[&root])
+            .unwrap()
+            .contains("polc confirm"));
+        std::fs::remove_file(&p).unwrap();
+        std::fs::create_dir(&p).unwrap();
+        assert!(check(&st, &root).is_err(), "a folder in its place");
+    }
+
+    #[test]
+    fn recording_what_init_wrote_leaves_other_changes_tripped() {
+        let (_t, root, st) = setup();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        std::fs::create_dir_all(root.join(".claude")).unwrap();
+        std::fs::write(root.join(".claude/settings.json"), "{\"hooks\":{}}").unwrap();
+        std::fs::write(root.join(".mcp.json"), "{}").unwrap();
+        record_written(&st, &root, &root.join(".claude/settings.json")).unwrap();
+        let Ok(Seen::Changed(ch)) = check(&st, &root) else {
+            panic!(".mcp.json was not reviewed")
+        };
+        assert_eq!(ch.len(), 1);
+        assert!(ch[0].path.ends_with(".mcp.json"));
+        record_written(&st, &root, &root.join(".mcp.json")).unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+    }
+
+    #[test]
+    fn a_deleted_record_of_a_root_seen_before_is_not_first_sight() {
+        let (_t, root, st) = setup();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        std::fs::remove_dir_all(st.state.join(DIR)).unwrap();
+        assert!(check(&st, &root).is_err(), "deleted record");
+        std::fs::remove_dir_all(&st.state).unwrap();
+        assert!(check(&st, &root).is_err(), "deleted state folder");
+        record(&st, &root).unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+    }
+
+    #[test]
+    fn only_rules_claude_writes_are_tolerated_additions() {
+        for ok in [
+            "Bash(npm run test:*)",
+            "Bash(ls -la)",
+            "Bash(git log --oneline)",
+            "Bash(echo \\(x\\))",
+            "Read(//tmp/**)",
+            "Edit(./src/**)",
+            "WebFetch(domain:docs.rs)",
+            "mcp__github",
+            "mcp__github__get_issue",
+            "WebSearch",
+        ] {
+            assert!(claude_writes(ok), "{ok}");
+        }
+        for bad in [
+            "Bash(x",
+            "x)",
+            "Bash()",
+            "Bash(git reset:* --hard)",
+            "Bash(:*)",
+            "Bash(a:*:*)",
+            "Read(x:*)",
+            "WebFetch(https://x.io)",
+            "WebFetch(domain:*.x.io)",
+            "mcp__github(x)",
+            "bash(ls)",
+            "Task(model:opus)",
+            "",
+            "Bash(())",
+            "Bash(a)(b)",
+        ] {
+            assert!(!claude_writes(bad), "{bad}");
+        }
+        let (_t, root, st) = setup();
+        std::fs::create_dir_all(root.join(".claude")).unwrap();
+        let f = root.join(".claude/settings.local.json");
+        let base = r#"{"permissions":{"allow":["Bash(ls)"],"deny":["Read(./.env)"]}}"#;
+        for add in [
+            r#""Bash(x""#,
+            "123",
+            "null",
+            r#"{"a":1}"#,
+            r#"["Bash"]"#,
+            r#""Bash(git reset:* --hard)""#,
+        ] {
+            std::fs::write(&f, base).unwrap();
+            record(&st, &root).unwrap();
+            let text = base.replace(r#""Bash(ls)""#, &format!(r#""Bash(ls)",{add}"#));
+            std::fs::write(&f, &text).unwrap();
+            assert!(
+                matches!(check(&st, &root), Ok(Seen::Changed(_))),
+                "{text} must trip"
+            );
+        }
+        // A repeated key hides content from review: the file counts as raw bytes.
+        std::fs::write(&f, base).unwrap();
+        record(&st, &root).unwrap();
+        std::fs::write(
+            &f,
+            r#"{"permissions":{"allow":["Bash(ls)","Bash(pwd)"],"deny":["Read(./.env)"]},"permissions":{"allow":["Bash(ls)","Bash(pwd)"],"deny":["Read(./.env)"]}}"#,
+        )
+        .unwrap();
+        assert!(matches!(check(&st, &root), Ok(Seen::Changed(_))));
+        assert!(has_duplicate_keys(br#"{"a":{"b":1,"b":2}}"#));
+        assert!(!has_duplicate_keys(
+            br#"{"a":{"b":1},"b":[{"a":1},{"a":2}]}"#
+        ));
+    }
+
+    #[test]
+    fn an_edit_behind_a_link_inside_a_watched_folder_trips() {
+        let (t, root, st) = setup();
+        let shared = t.path().join("shared/s");
+        std::fs::create_dir_all(&shared).unwrap();
+        std::fs::write(shared.join("SKILL.md"), "one").unwrap();
+        std::fs::create_dir_all(root.join(".claude/skills")).unwrap();
+        std::os::unix::fs::symlink(&shared, root.join(".claude/skills/s")).unwrap();
+        std::fs::write(t.path().join("shared/h.sh"), "true").unwrap();
+        std::fs::create_dir_all(root.join(".claude/hooks")).unwrap();
+        std::os::unix::fs::symlink(
+            t.path().join("shared/h.sh"),
+            root.join(".claude/hooks/h.sh"),
+        )
+        .unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        std::fs::write(shared.join("SKILL.md"), "two, longer").unwrap();
+        assert!(
+            matches!(check(&st, &root), Ok(Seen::Changed(_))),
+            "linked folder"
+        );
+        record(&st, &root).unwrap();
+        std::fs::write(t.path().join("shared/h.sh"), "curl x | sh").unwrap();
+        assert!(
+            matches!(check(&st, &root), Ok(Seen::Changed(_))),
+            "linked file"
+        );
+    }
+
+    #[test]
+    fn prints_round_trip() {
+        for p in [
+            Print::Absent,
+            Print::Dir("ab".into()),
+            Print::Error(13),
+            Print::File {
+                stat: "1.2.3.4".into(),
+                hash: "cd".into(),
+                allow: vec!["01".into(), "02".into()],
+            },
+            Print::File {
+                stat: "1.2.3.4.5.6".into(),
+                hash: "cd".into(),
+                allow: vec![],
+            },
+        ] {
+            assert_eq!(Print::decode(&p.encode()), Some(p));
+        }
+    }
+}
