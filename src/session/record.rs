@@ -78,7 +78,15 @@ pub fn unseal_fast(text: &str) -> Option<Vec<&str>> {
     if crate::ir::fnv1a64(body.as_bytes()) != want {
         return None;
     }
-    Some(body.split('\t').collect())
+    // Records have at most 11 fields: one allocation, no growth.
+    let mut v = Vec::with_capacity(12);
+    let mut start = 0;
+    for i in memchr::memchr_iter(b'\t', body.as_bytes()) {
+        v.push(&body[start..i]);
+        start = i + 1;
+    }
+    v.push(&body[start..]);
+    Some(v)
 }
 
 /// A field as it may appear in a record: no tab, newline or control, at most `max` bytes.
@@ -195,9 +203,15 @@ impl State {
             skip_history: !history,
             ..State::default()
         };
-        for (n, line) in text.split_inclusive('\n').enumerate() {
-            s.apply(line)
-                .map_err(|why| format!("record {} {why}", n + 1))?;
+        let mut start = 0;
+        let b = text.as_bytes();
+        let mut n = 0;
+        while start < b.len() {
+            let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i + 1);
+            n += 1;
+            s.apply(&text[start..end])
+                .map_err(|why| format!("record {n} {why}"))?;
+            start = end;
         }
         s.skip_history = false;
         Ok(s)
