@@ -18,7 +18,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 pub const DIR: &str = "session-state";
 /// Past this size the raw history is trimmed (counters and armed sequences kept).
-pub const SOFT_CAP: u64 = 12 << 10;
+pub const SOFT_CAP: u64 = 4 << 10;
 /// A file larger than this is not polc's (or its trim keeps failing): an error.
 pub const HARD_CAP: u64 = 1 << 20;
 /// How long a hook waits for the lock before it gives up and asks.
