@@ -16,6 +16,8 @@ pub mod content;
 pub mod fmt;
 pub mod host;
 pub mod hosts;
+#[cfg(feature = "compiler")]
+pub mod import;
 pub mod ir;
 #[cfg(feature = "compiler")]
 pub mod lint;

@@ -117,6 +117,22 @@ pub fn rule_specificity(rule: &crate::ir::Rule) -> (u32, u32) {
     best.unwrap_or((0, 1))
 }
 
+/// A literal that occurs in every reading without unknown bytes that `body` matches (used to
+/// pick a group's candidates, `table::sections::groups`): with no star, the body itself (the
+/// reading starts with it); otherwise the longest piece between stars after the first (the
+/// first piece starts with the group's key, which every reading looked up there has), or
+/// the first piece when every later piece is empty. Empty: no literal (always a candidate).
+pub fn required_literal(body: &[u8]) -> &[u8] {
+    let mut pieces = body.split(|&b| b == STAR);
+    let first = pieces.next().unwrap_or(&[]);
+    let best = pieces.fold(&[][..], |b, p| if p.len() >= b.len() { p } else { b });
+    if best.is_empty() {
+        first
+    } else {
+        best
+    }
+}
+
 /// Match serialised pattern bytes (see [`SegPattern::to_bytes`]) without allocating.
 pub fn match_bytes(pat: &[u8], reading: &[u8]) -> Option<Match> {
     let (&flag, body) = pat.split_first()?;
@@ -177,41 +193,42 @@ fn compile_glob(text: &str) -> SegPattern {
     SegPattern { body, tail }
 }
 
-/// Plain glob match (no WILD in the subject), `*`-only, iterative with one backtrack point.
-fn glob(p: &[u8], s: &[u8]) -> bool {
-    let (mut i, mut j) = (0usize, 0usize);
-    let mut star: Option<(usize, usize)> = None;
-    while j < s.len() {
-        if i < p.len() && p[i] == STAR {
-            star = Some((i, j));
-            i += 1;
-        } else if i < p.len() && p[i] == s[j] {
-            i += 1;
-            j += 1;
-        } else if let Some((si, sj)) = star {
-            i = si + 1;
-            j = sj + 1;
-            star = Some((si, sj + 1));
-        } else {
-            return false;
-        }
+/// Does `body` (literal bytes and STARs), followed by a word-bounded tail when `tail`, match
+/// all of `s` (no WILD in it)? Linear: a `*`-only glob matches iff its first piece is a prefix,
+/// each middle piece occurs (leftmost, with `memmem`) after the previous one, and the last
+/// piece ends the subject — or, with a tail, ends before a space (`git push` also matches
+/// `git push origin`). The greedy leftmost choice is optimal: an earlier end leaves more room
+/// for the rest. (The backtracking matcher this replaces, with a retry at every space for
+/// the tail, took time proportional to length × spaces × pattern on long readings; it is
+/// kept in the tests as the oracle.)
+pub fn glob_tail(body: &[u8], tail: bool, s: &[u8]) -> bool {
+    let mut pieces = body.split(|&b| b == STAR);
+    let first = pieces.next().unwrap_or(&[]);
+    if !s.starts_with(first) {
+        return false;
     }
-    p[i..].iter().all(|&b| b == STAR)
-}
-
-fn glob_tail(body: &[u8], tail: bool, s: &[u8]) -> bool {
-    if glob(body, s) {
+    let Some(mut last) = pieces.next() else {
+        // No star: the body itself, then the end or a space.
+        return s.len() == first.len() || (tail && s[first.len()] == b' ');
+    };
+    let mut pos = first.len();
+    for next in pieces {
+        // `last` is a middle piece: its leftmost occurrence from `pos`.
+        match memchr::memmem::find(&s[pos..], last) {
+            Some(i) => pos += i + last.len(),
+            None => return false,
+        }
+        last = next;
+    }
+    if last.is_empty() {
+        // Ends in a star: anything after.
         return true;
     }
-    if tail {
-        // body, then " " and anything: try every space as the boundary.
-        for (k, &c) in s.iter().enumerate() {
-            if c == b' ' && glob(body, &s[..k]) {
-                return true;
-            }
-        }
+    let ends_at = |k: usize| k >= pos + last.len() && s[..k].ends_with(last);
+    if ends_at(s.len()) {
+        return true;
     }
-    false
+    tail && memchr::memchr_iter(b' ', &s[pos..]).any(|i| ends_at(pos + i))
 }
 
 /// Is there a value of every WILD in `s` for which the pattern matches? A DP over
@@ -354,6 +371,84 @@ mod tests {
         r.extend(std::iter::repeat_n(b'b', 100_000));
         r.push(WILD);
         assert_eq!(p.matches(&r), Some(Match::Possible));
+    }
+
+    /// The backtracking matcher `glob_tail` replaced: the oracle.
+    fn glob_backtrack(p: &[u8], s: &[u8]) -> bool {
+        let (mut i, mut j) = (0usize, 0usize);
+        let mut star: Option<(usize, usize)> = None;
+        while j < s.len() {
+            if i < p.len() && p[i] == STAR {
+                star = Some((i, j));
+                i += 1;
+            } else if i < p.len() && p[i] == s[j] {
+                i += 1;
+                j += 1;
+            } else if let Some((si, sj)) = star {
+                i = si + 1;
+                j = sj + 1;
+                star = Some((si, sj + 1));
+            } else {
+                return false;
+            }
+        }
+        p[i..].iter().all(|&b| b == STAR)
+    }
+
+    fn glob_tail_oracle(body: &[u8], tail: bool, s: &[u8]) -> bool {
+        glob_backtrack(body, s)
+            || (tail
+                && s.iter()
+                    .enumerate()
+                    .any(|(k, &c)| c == b' ' && glob_backtrack(body, &s[..k])))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// The linear matcher agrees with the backtracking one on small alphabets, where
+        /// overlaps, repeats and spaces are common.
+        #[test]
+        fn linear_glob_agrees_with_backtracking(
+            body in proptest::collection::vec(proptest::sample::select(vec![b'a', b'b', b' ', STAR]), 0..9),
+            s in proptest::collection::vec(proptest::sample::select(vec![b'a', b'b', b' ']), 0..14),
+            tail: bool,
+        ) {
+            proptest::prop_assert_eq!(glob_tail(&body, tail, &s), glob_tail_oracle(&body, tail, &s));
+        }
+    }
+
+    #[test]
+    fn linear_glob_edge_cases() {
+        let b = |t: &str| {
+            t.bytes()
+                .map(|c| if c == b'*' { STAR } else { c })
+                .collect::<Vec<u8>>()
+        };
+        for (body, tail, s, want) in [
+            ("", false, "", true),
+            ("", true, " x", true),
+            ("", false, "x", false),
+            ("*", false, "", true),
+            ("a*a", false, "a", false),
+            ("a*a", false, "aa", true),
+            ("git * z1", true, "git x z1 y", true),
+            ("git * z1", true, "git x z12", false),
+            ("git * z1", true, "git z1 z1", true),
+            ("* *a1*b*c*d*e*f", true, "x a1bcdef y", true),
+            ("ab*ab", false, "aab", false),
+            ("ab*ab", false, "abab", true),
+        ] {
+            assert_eq!(
+                glob_tail(&b(body), tail, s.as_bytes()),
+                want,
+                "{body:?} {tail} {s:?}"
+            );
+            assert_eq!(
+                glob_tail_oracle(&b(body), tail, s.as_bytes()),
+                want,
+                "oracle {body:?}"
+            );
+        }
     }
 
     #[test]

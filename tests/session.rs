@@ -538,7 +538,7 @@ fn build_checks_sequence_examples_and_warns_per_host() {
         "{}",
         r.stderr()
     );
-    assert!(r.stderr().contains("W005"), "{}", r.stderr());
+    assert!(r.stderr().contains("W006"), "{}", r.stderr());
     assert!(
         r.stderr().contains("copilot, codex, vibe cannot end"),
         "{}",

@@ -161,3 +161,38 @@ pub fn generate(n: usize, seed: u64) -> String {
     }
     out
 }
+
+/// A Claude `permcheck.json` of exactly `n` rule strings (issue 16's mix): a fifth globs with a
+/// wildcard inside (`Bash(git * z123 *)`), the rest word prefixes (`Bash(git push z7:*)`) and
+/// exact commands, ≈ 60% allow / 20% ask / 20% deny. Deterministic in (`n`, `seed`).
+pub fn generate_claude(n: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut lists: [Vec<String>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    for i in 0..n {
+        let v = match verdict(&mut rng) {
+            "allow" => 0,
+            "ask" => 1,
+            _ => 2,
+        };
+        let prog = PROGRAMS[rng.below(PROGRAMS.len() as u64) as usize];
+        let sub = SUBCOMMANDS[rng.below(SUBCOMMANDS.len() as u64) as usize];
+        let rule = match rng.below(5) {
+            0 => format!("Bash({prog} * z{i} *)"),
+            1 | 2 => format!("Bash({prog} {sub} z{i}:*)"),
+            _ => format!("Bash({prog} {sub} z{i} --flag{})", rng.below(10)),
+        };
+        lists[v].push(rule);
+    }
+    let list = |l: &[String]| {
+        l.iter()
+            .map(|r| format!("\"{r}\""))
+            .collect::<Vec<_>>()
+            .join(",\n    ")
+    };
+    format!(
+        "{{\"permissions\": {{\n  \"allow\": [\n    {}\n  ],\n  \"ask\": [\n    {}\n  ],\n  \"deny\": [\n    {}\n  ]\n}}}}\n",
+        list(&lists[0]),
+        list(&lists[1]),
+        list(&lists[2])
+    )
+}

@@ -1,5 +1,6 @@
 //! `polc build` and `polc test`.
 
+use super::annotate::{Finding, Sink};
 use super::{default_sources, Report};
 use crate::compile::{self, Compiled};
 use crate::ir::{Decision, Example, Policy, Tier};
@@ -15,22 +16,32 @@ use std::path::{Path, PathBuf};
 fn load_and_compile(
     sources: &[PathBuf],
     stamp_base: Option<&Path>,
-    gh: Option<&str>,
+    gh: Option<&Sink>,
 ) -> Option<(Policy, Compiled)> {
-    let policy = match lower::load(sources, Tier::Project, stamp_base) {
+    load_and_compile_with(sources, &[], stamp_base, gh)
+}
+
+/// [`load_and_compile`] with in-memory sources (`build --from HOST`).
+fn load_and_compile_with(
+    sources: &[PathBuf],
+    texts: &[(String, String)],
+    stamp_base: Option<&Path>,
+    gh: Option<&Sink>,
+) -> Option<(Policy, Compiled)> {
+    let policy = match lower::load_with_texts(sources, texts, Tier::Project, stamp_base) {
         Ok((p, warnings)) => {
             if !warnings.0.is_empty() {
                 eprint!("{}", warnings.render_all());
-                if let Some(tool) = gh {
-                    super::annotate::print_all(tool, &warnings);
+                if let Some(sink) = gh {
+                    sink.diags(&warnings);
                 }
             }
             p
         }
         Err(diags) => {
             eprint!("{}", diags.render_all());
-            if let Some(tool) = gh {
-                super::annotate::print_all(tool, &diags);
+            if let Some(sink) = gh {
+                sink.diags(&diags);
             }
             let n = diags
                 .0
@@ -71,8 +82,8 @@ fn load_and_compile(
                     .collect(),
             );
             eprint!("{}", diags.render_all());
-            if let Some(tool) = gh {
-                super::annotate::print_all(tool, &diags);
+            if let Some(sink) = gh {
+                sink.diags(&diags);
             }
             eprintln!("error: {} error(s); nothing written", errs.len());
             None
@@ -145,7 +156,7 @@ pub fn check_examples<'a>(
     (policy.examples.len(), failures)
 }
 
-fn print_failures(fails: &[ExampleFailure<'_>], gh: Option<&str>) {
+fn print_failures(fails: &[ExampleFailure<'_>], gh: Option<&Sink>) {
     let diags = Diagnostics(
         fails
             .iter()
@@ -180,14 +191,37 @@ fn print_failures(fails: &[ExampleFailure<'_>], gh: Option<&str>) {
             .collect(),
     );
     eprint!("{}", diags.render_all());
-    if let Some(tool) = gh {
-        super::annotate::print_all(tool, &diags);
+    if let Some(sink) = gh {
+        sink.diags(&diags);
     }
 }
 
-pub fn build(sources: &[PathBuf], output: &Path, check: bool, format: Report) -> i32 {
-    let gh = (format == Report::Github).then_some("build");
-    let sources = default_sources(sources);
+pub fn build(
+    sources: &[PathBuf],
+    output: &Path,
+    check: bool,
+    format: Report,
+    from: Option<&str>,
+) -> i32 {
+    let sink = Sink::new("build", format);
+    let gh = sink.as_ref();
+    // `--from HOST`: the agent's native rules, imported now (a snapshot: not a source the
+    // table's freshness check follows; `polc explain` and `polc lint` report drift).
+    let mut texts = Vec::new();
+    let sources = match from {
+        None => default_sources(sources),
+        Some(host) => {
+            match super::import::native_source(host, output) {
+                Ok(t) => texts.push(t),
+                Err(code) => return code,
+            }
+            if sources.is_empty() && !Path::new("policies").exists() {
+                Vec::new()
+            } else {
+                default_sources(sources)
+            }
+        }
+    };
     let out_dir = output
         .parent()
         .map(|p| {
@@ -201,7 +235,8 @@ pub fn build(sources: &[PathBuf], output: &Path, check: bool, format: Report) ->
     let base = std::fs::create_dir_all(out_dir)
         .ok()
         .and_then(|_| out_dir.canonicalize().ok());
-    let Some((policy, compiled)) = load_and_compile(&sources, base.as_deref(), gh) else {
+    let Some((policy, compiled)) = load_and_compile_with(&sources, &texts, base.as_deref(), gh)
+    else {
         return 1;
     };
     let (n, fails) = check_examples(&policy, &compiled);
@@ -247,11 +282,15 @@ pub fn build(sources: &[PathBuf], output: &Path, check: bool, format: Report) ->
                     "error: {} is not what the sources compile to: run `polc build`",
                     output.display()
                 );
-                if gh.is_some() {
-                    println!(
-                        "{}",
-                        super::annotate::line("error", &output.display().to_string(), 0, 0, "polc build --check", "the table is not what the sources compile to: run `polc build` and commit it")
-                    );
+                if let Some(sink) = gh {
+                    sink.finding(Finding {
+                        severity: Severity::Error,
+                        file: output.display().to_string(),
+                        line: 0,
+                        col: 0,
+                        rule: "--check".into(),
+                        message: "the table is not what the sources compile to: run `polc build` and commit it".into(),
+                    });
                 }
                 1
             }
@@ -283,7 +322,8 @@ pub fn build(sources: &[PathBuf], output: &Path, check: bool, format: Report) ->
 
 pub fn test(sources: &[PathBuf], format: Report) -> i32 {
     let sources = default_sources(sources);
-    let gh = (format == Report::Github).then_some("test");
+    let sink = Sink::new("test", format);
+    let gh = sink.as_ref();
     let Some((policy, compiled)) = load_and_compile(&sources, None, gh) else {
         return 1;
     };
@@ -310,7 +350,7 @@ pub fn test(sources: &[PathBuf], format: Report) -> i32 {
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return i32::from(!fails.is_empty());
     }
-    if let Some(tool) = gh {
+    if let Some(sink) = gh {
         for f in &fails {
             let ex = f.example;
             let host = ex
@@ -318,22 +358,27 @@ pub fn test(sources: &[PathBuf], format: Report) -> i32 {
                 .as_deref()
                 .map(|h| format!(" on {h}"))
                 .unwrap_or_default();
-            println!(
-                "{}",
-                super::annotate::line(
-                    "error",
-                    &ex.span.file,
-                    ex.span.line,
-                    ex.span.column,
-                    &format!("polc {tool} E021"),
-                    &format!(
-                        "example `{} {:?}`{host} expected {}, got {}\n{}",
-                        ex.tool, ex.input, ex.expect, f.got, f.detail
-                    ),
-                )
-            );
+            sink.finding(Finding {
+                severity: Severity::Error,
+                file: ex.span.file.clone(),
+                line: ex.span.line,
+                col: ex.span.column,
+                rule: crate::syntax::codes::E021.into(),
+                message: format!(
+                    "example `{} {:?}`{host} expected {}, got {}\n{}",
+                    ex.tool, ex.input, ex.expect, f.got, f.detail
+                ),
+            });
         }
     }
+    // With SARIF, stdout holds only the document: the per-example lines go to stderr.
+    let say = |line: String| {
+        if format == Report::Sarif {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    };
     for ex in &policy.examples {
         let failed = fails.iter().any(|f| std::ptr::eq(f.example, ex));
         if !failed {
@@ -342,10 +387,10 @@ pub fn test(sources: &[PathBuf], format: Report) -> i32 {
                 .as_deref()
                 .map(|h| format!(" on {h}"))
                 .unwrap_or_default();
-            println!(
+            say(format!(
                 "ok   {}: {} {:?}{} => {}",
                 ex.span, ex.tool, ex.input, host, ex.expect
-            );
+            ));
         }
     }
     for f in &fails {
@@ -355,7 +400,7 @@ pub fn test(sources: &[PathBuf], format: Report) -> i32 {
             .as_deref()
             .map(|h| format!(" on {h}"))
             .unwrap_or_default();
-        println!(
+        say(format!(
             "FAIL {}: {} {:?}{} expected {}, got {} ({})",
             f.example.span,
             f.example.tool,
@@ -364,12 +409,16 @@ pub fn test(sources: &[PathBuf], format: Report) -> i32 {
             f.example.expect,
             f.got,
             f.detail
-        );
+        ));
     }
-    println!("{} passed, {} failed", n - fails.len(), fails.len());
+    say(format!(
+        "{} passed, {} failed",
+        n - fails.len(),
+        fails.len()
+    ));
     let seq = crate::session::examples::gate(&policy, &compiled, gh);
     if let Some(k) = seq.filter(|k| *k > 0) {
-        println!("{k} sequence example(s) passed");
+        say(format!("{k} sequence example(s) passed"));
     }
     if fails.is_empty() && seq.is_some() {
         0

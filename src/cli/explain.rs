@@ -101,6 +101,13 @@ pub fn explain(
         (_, None) | (Some(Failure::Corrupt), _) => return corrupt(),
         (None, Some(j)) => j,
     };
+    // A table built with `--from HOST` holds a snapshot of the agent's rules: say when
+    // they have changed since.
+    for l in &d.loaded {
+        for m in super::import::drift(&l.table.meta().sources) {
+            eprintln!("note: {}: {m}", l.spec.path.display());
+        }
+    }
     let Ok(u) = Union::new(&d.loaded) else {
         return corrupt();
     };

@@ -88,8 +88,18 @@ pub fn target(
             if scope == Scope::Project {
                 return Err("codex reads hooks from ~/.codex/hooks.json only: use --scope user".into());
             }
+            // Codex reads hooks from `hooks.json` and from inline `[hooks]` tables of
+            // `config.toml`: where the person keeps hooks in config.toml (and has no
+            // hooks.json), polc's goes there too, edited in place.
+            let json = home.join(".codex/hooks.json");
+            let toml = home.join(".codex/config.toml");
+            let file = if !json.exists() && toml_has_hooks(&toml) {
+                toml
+            } else {
+                json
+            };
             Target {
-                file: home.join(".codex/hooks.json"),
+                file,
                 entries: vec![("PreToolUse", group(command(exe, host, "")))],
                 preamble: "",
             }
@@ -127,6 +137,23 @@ pub fn target(
 }
 
 // ---- a byte-offset view of valid JSON (checked by serde_json first) ----
+//
+// JSONC (comments, trailing commas: VS Code-style settings, Gemini CLI's) is read through a
+// mask of the same length with comments and trailing commas blanked: every offset found in
+// the mask is an offset in the file, and edits are made to the file's own text, so its
+// comments stay where they are.
+
+/// `text` with comments and trailing commas blanked, offsets and newlines kept.
+fn mask(text: &str) -> String {
+    #[cfg(feature = "compiler")]
+    {
+        crate::import::text::strip_jsonc(text)
+    }
+    #[cfg(not(feature = "compiler"))]
+    {
+        text.to_string()
+    }
+}
 
 fn ws(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
@@ -220,27 +247,35 @@ fn items(b: &[u8], open: usize) -> (Vec<Item>, usize) {
 /// Text with `add` inserted as the last item of the container at `open`, laid out like its
 /// existing items (same separator whitespace).
 fn append(text: &str, open: usize, add: &str) -> String {
-    let b = text.as_bytes();
-    let (its, close) = items(b, open);
+    let m = mask(text);
+    let b = m.as_bytes();
+    let (its, _) = items(b, open);
     let (at, ins) = match its.last() {
         Some(last) => {
-            // The whitespace before the last item (after the previous `,` or the opener).
+            // The whitespace before the last item (after the previous `,` or the opener),
+            // from the mask: a comment there is not copied, only the line break and the
+            // indentation of the last item's line.
             let mut k = last.start;
             while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
                 k -= 1;
             }
-            (last.end, format!(",{}{add}", &text[k..last.start]))
+            let sep = &m[k..last.start];
+            let nl = if sep.contains("\r\n") { "\r\n" } else { "\n" };
+            let sep = match sep.rfind('\n') {
+                Some(i) => format!("{nl}{}", &sep[i + 1..]),
+                None => sep.to_string(),
+            };
+            (last.end, format!(",{sep}{add}"))
         }
         None => (open + 1, add.to_string()),
     };
-    let _ = close;
     format!("{}{}{}", &text[..at], ins, &text[at..])
 }
 
 /// Text with the item `idx` of the container at `open` cut, with one separator.
 fn cut(text: &str, open: usize, idx: usize) -> String {
-    let b = text.as_bytes();
-    let (its, _) = items(b, open);
+    let m = mask(text);
+    let (its, _) = items(m.as_bytes(), open);
     let it = &its[idx];
     let (from, to) = if idx > 0 {
         (its[idx - 1].end, it.end)
@@ -253,29 +288,31 @@ fn cut(text: &str, open: usize, idx: usize) -> String {
 }
 
 fn root_open(text: &str) -> Result<usize, String> {
-    let i = ws(text.as_bytes(), 0);
-    if text.as_bytes().get(i) != Some(&b'{') {
+    let m = mask(text);
+    let i = ws(m.as_bytes(), 0);
+    if m.as_bytes().get(i) != Some(&b'{') {
         return Err("the settings file is not a JSON object".into());
     }
     Ok(i)
 }
 
 fn parse_check(text: &str) -> Result<(), String> {
-    serde_json::from_str::<serde_json::Value>(text)
+    serde_json::from_str::<serde_json::Value>(&mask(text))
         .map(|_| ())
-        .map_err(|e| format!("it is not valid JSON ({e}); nothing was changed"))
+        .map_err(|e| format!("it is not valid JSON or JSONC ({e}); nothing was changed"))
 }
 
 /// Is this array element polc's own entry for `host`? (its text holds polc's hook command
 /// for the host, and it is a single hook)
 fn is_ours(elem: &str, host: Host) -> bool {
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(elem) else {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&mask(elem)) else {
         return false;
     };
     let marker = format!(" hook --host {}", host.name());
     let mine = |c: &serde_json::Value| {
         c.as_str().is_some_and(|s| {
-            s.contains("polc") && s.contains(&marker) && s.contains("polc is not installed")
+            (s.contains("polc") && s.contains(&marker) && s.contains("polc is not installed"))
+                || pasted(s, host)
         })
     };
     if let Some(hs) = v.get("hooks").and_then(|h| h.as_array()) {
@@ -284,9 +321,31 @@ fn is_ours(elem: &str, host: Host) -> bool {
     mine(&v["command"]) || mine(&v["bash"])
 }
 
+/// A hook command a person pasted from `polc hook --print-config --host H` (or wrote the
+/// same way): `[exec] [PATH/]polc hook --host H [--event E] [--table F]`, quoted or not.
+fn pasted(cmd: &str, host: Host) -> bool {
+    #[cfg(feature = "compiler")]
+    let words: Vec<String> = crate::import::text::shlex(cmd).unwrap_or_default();
+    #[cfg(not(feature = "compiler"))]
+    let words: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
+    let w: Vec<&str> = words.iter().map(String::as_str).collect();
+    let w = match w.first() {
+        Some(&"exec") => &w[1..],
+        _ => &w[..],
+    };
+    let is_polc = |p: &str| p == "polc" || p.ends_with("/polc");
+    match w {
+        [p, "hook", "--host", h, rest @ ..] if is_polc(p) && *h == host.name() => rest
+            .chunks(2)
+            .all(|kv| matches!(kv, ["--event", _] | ["--table", _])),
+        _ => false,
+    }
+}
+
 /// The `hooks` member's object and, in it, the event's array: their offsets if present.
 fn locate(text: &str, event: &str) -> Result<(usize, Option<usize>, Option<usize>), String> {
-    let b = text.as_bytes();
+    let m = mask(text);
+    let b = m.as_bytes();
     let root = root_open(text)?;
     let (its, _) = items(b, root);
     let Some(h) = its.iter().find(|m| m.key == "hooks") else {
@@ -305,6 +364,26 @@ fn locate(text: &str, event: &str) -> Result<(usize, Option<usize>, Option<usize
     Ok((root, Some(h.value), ev))
 }
 
+/// Whether `file` is a TOML config with a `hooks` table.
+fn toml_has_hooks(file: &Path) -> bool {
+    #[cfg(feature = "compiler")]
+    {
+        std::fs::read_to_string(file)
+            .ok()
+            .and_then(|t| t.parse::<toml_edit::DocumentMut>().ok())
+            .is_some_and(|d| d.get("hooks").is_some_and(|h| h.is_table_like()))
+    }
+    #[cfg(not(feature = "compiler"))]
+    {
+        let _ = file;
+        false
+    }
+}
+
+fn is_toml(t: &Target) -> bool {
+    t.file.extension().is_some_and(|x| x == "toml")
+}
+
 /// What installing into `text` gives (`text` unchanged when already installed). Notes
 /// about other hooks on the same events go to `notes`.
 pub fn install(
@@ -313,6 +392,9 @@ pub fn install(
     t: &Target,
     notes: &mut Vec<String>,
 ) -> Result<String, String> {
+    if is_toml(t) {
+        return toml_hooks::install(text, host, t, notes);
+    }
     parse_check(text)?;
     let mut text = text.to_string();
     for (event, entry) in &t.entries {
@@ -326,8 +408,9 @@ pub fn install(
                 text = append(&text, h, &format!(r#""{event}":[{entry}]"#));
             }
             (Some(_), Some(a)) => {
-                let (els, _) = items(text.as_bytes(), a);
-                if els.iter().any(|e| is_ours(&text[e.start..e.end], host)) {
+                let m = mask(&text);
+                let (els, _) = items(m.as_bytes(), a);
+                if els.iter().any(|e| is_ours(&m[e.start..e.end], host)) {
                     continue;
                 }
                 let others = els.len();
@@ -346,6 +429,9 @@ pub fn install(
 /// What removing polc's entries from `text` gives: each entry cut, then an event array and a
 /// `hooks` object left empty by that cut are removed too.
 pub fn uninstall(text: &str, host: Host, t: &Target) -> Result<String, String> {
+    if is_toml(t) {
+        return toml_hooks::uninstall(text, host, t);
+    }
     parse_check(text)?;
     let mut text = text.to_string();
     for (event, _) in &t.entries {
@@ -354,11 +440,9 @@ pub fn uninstall(text: &str, host: Host, t: &Target) -> Result<String, String> {
             let (Some(h), Some(a)) = (hooks, ev) else {
                 break;
             };
-            let (els, _) = items(text.as_bytes(), a);
-            let Some(idx) = els
-                .iter()
-                .position(|e| is_ours(&text[e.start..e.end], host))
-            else {
+            let m = mask(&text);
+            let (els, _) = items(m.as_bytes(), a);
+            let Some(idx) = els.iter().position(|e| is_ours(&m[e.start..e.end], host)) else {
                 break;
             };
             if els.len() > 1 {
@@ -366,12 +450,12 @@ pub fn uninstall(text: &str, host: Host, t: &Target) -> Result<String, String> {
                 continue;
             }
             // The array held only polc's entry: drop the event, and `hooks` if now empty.
-            let (evs, _) = items(text.as_bytes(), h);
+            let (evs, _) = items(m.as_bytes(), h);
             if evs.len() > 1 {
                 let i = evs.iter().position(|m| m.value == a).unwrap_or(0);
                 text = cut(&text, h, i);
             } else {
-                let (tops, _) = items(text.as_bytes(), root);
+                let (tops, _) = items(m.as_bytes(), root);
                 let i = tops.iter().position(|m| m.value == h).unwrap_or(0);
                 text = cut(&text, root, i);
             }
@@ -382,7 +466,149 @@ pub fn uninstall(text: &str, host: Host, t: &Target) -> Result<String, String> {
 
 /// The text `init` writes into a file that does not exist.
 fn new_file(t: &Target) -> String {
+    if is_toml(t) {
+        return String::new();
+    }
     format!("{{{}}}\n", t.preamble.trim_end_matches(','))
+}
+
+/// Codex's inline `[hooks]` tables in `config.toml`, edited in place with toml_edit (every
+/// other byte of the file kept): `[[hooks.PreToolUse]]` groups, each with
+/// `[[hooks.PreToolUse.hooks]]` commands.
+mod toml_hooks {
+    use super::{is_ours, Host, Target};
+
+    #[cfg(feature = "compiler")]
+    use toml_edit::{ArrayOfTables, DocumentMut, Item, Table};
+
+    #[cfg(feature = "compiler")]
+    fn parse(text: &str) -> Result<DocumentMut, String> {
+        text.parse::<DocumentMut>().map_err(|e| {
+            format!(
+                "it is not valid TOML ({}); nothing was changed",
+                e.message().trim()
+            )
+        })
+    }
+
+    /// The group as JSON text (what `is_ours` reads), from a TOML group table.
+    #[cfg(feature = "compiler")]
+    fn as_json(g: &Table) -> String {
+        let hooks: Vec<serde_json::Value> = g
+            .get("hooks")
+            .and_then(Item::as_array_of_tables)
+            .map(|a| {
+                a.iter()
+                    .map(|h| {
+                        serde_json::json!({
+                            "type": h.get("type").and_then(Item::as_str),
+                            "command": h.get("command").and_then(Item::as_str),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        serde_json::json!({"hooks": hooks}).to_string()
+    }
+
+    #[cfg(feature = "compiler")]
+    pub fn install(
+        text: &str,
+        host: Host,
+        t: &Target,
+        notes: &mut Vec<String>,
+    ) -> Result<String, String> {
+        let mut doc = parse(text)?;
+        for (event, entry) in &t.entries {
+            let e: serde_json::Value = serde_json::from_str(entry).map_err(|e| e.to_string())?;
+            let hooks = doc
+                .entry("hooks")
+                .or_insert_with(|| {
+                    let mut t = Table::new();
+                    t.set_implicit(true);
+                    Item::Table(t)
+                })
+                .as_table_mut()
+                .ok_or("its `hooks` is not a table")?;
+            let arr = hooks
+                .entry(event)
+                .or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()))
+                .as_array_of_tables_mut()
+                .ok_or(format!(
+                    "its `hooks.{event}` is not an array of tables ([[hooks.{event}]])"
+                ))?;
+            if arr.iter().any(|g| is_ours(&as_json(g), host)) {
+                continue;
+            }
+            if !arr.is_empty() {
+                notes.push(format!(
+                    "{} other hook(s) on {event} stay in place: any of them that answers allow can let a call run that polc would ask or deny; review them",
+                    arr.len()
+                ));
+            }
+            let mut g = Table::new();
+            if let Some(m) = e["matcher"].as_str() {
+                g.insert("matcher", toml_edit::value(m));
+            }
+            let mut inner = ArrayOfTables::new();
+            for h in e["hooks"].as_array().into_iter().flatten() {
+                let mut ht = Table::new();
+                ht.insert(
+                    "type",
+                    toml_edit::value(h["type"].as_str().unwrap_or("command")),
+                );
+                ht.insert(
+                    "command",
+                    toml_edit::value(h["command"].as_str().unwrap_or_default()),
+                );
+                inner.push(ht);
+            }
+            g.insert("hooks", Item::ArrayOfTables(inner));
+            arr.push(g);
+        }
+        Ok(doc.to_string())
+    }
+
+    #[cfg(feature = "compiler")]
+    pub fn uninstall(text: &str, host: Host, t: &Target) -> Result<String, String> {
+        let mut doc = parse(text)?;
+        let mut changed = false;
+        for (event, _) in &t.entries {
+            let Some(hooks) = doc.get_mut("hooks").and_then(Item::as_table_mut) else {
+                continue;
+            };
+            let Some(arr) = hooks.get_mut(event).and_then(Item::as_array_of_tables_mut) else {
+                continue;
+            };
+            let before = arr.len();
+            arr.retain(|g| !is_ours(&as_json(g), host));
+            if arr.len() == before {
+                continue;
+            }
+            changed = true;
+            if arr.is_empty() {
+                hooks.remove(event);
+            }
+            if hooks.is_empty() {
+                doc.remove("hooks");
+            }
+        }
+        Ok(if changed {
+            doc.to_string()
+        } else {
+            text.to_string()
+        })
+    }
+
+    #[cfg(not(feature = "compiler"))]
+    pub fn install(_: &str, _: Host, _: &Target, _: &mut Vec<String>) -> Result<String, String> {
+        Err("this polc was built without TOML support; nothing was changed".into())
+    }
+
+    #[cfg(not(feature = "compiler"))]
+    pub fn uninstall(_: &str, _: Host, _: &Target) -> Result<String, String> {
+        Err("this polc was built without TOML support; nothing was changed".into())
+    }
 }
 
 fn backup_path(file: &Path) -> PathBuf {
@@ -447,7 +673,9 @@ pub fn remove(
     host: Host,
     t: &Target,
 ) -> Result<Option<String>, String> {
-    parse_check(cur)?;
+    if !is_toml(t) {
+        parse_check(cur)?;
+    }
     let origin = backup.map(str::to_string).unwrap_or_else(|| new_file(t));
     if origin != cur && install(&origin, host, t, &mut Vec::new()).ok().as_deref() == Some(cur) {
         return Ok(backup.map(str::to_string));
@@ -638,6 +866,195 @@ mod tests {
         ]
     }
 
+    /// JSONC (comments, trailing commas): edited in place, comments kept, round trips.
+    const JSONC: &[(&str, &str)] = &[
+        (
+            "vscode-style",
+            "// project settings\n{\n  \"model\": \"opus\", // the model\n  /* hooks below */\n  \"hooks\": {\n    \"PreToolUse\": [\n      // an audit hook\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"audit\"}]},\n    ],\n  },\n}\n",
+        ),
+        ("no-hooks", "{\n  // nothing yet\n  \"env\": {\"A\": \"1\",},\n}\n"),
+        ("crlf", "{\r\n  \"a\": 1, // one\r\n  \"hooks\": {\"PreToolUse\": []}\r\n}\r\n"),
+    ];
+
+    #[test]
+    fn jsonc_settings_are_edited_in_place() {
+        for (host, scope) in hosts() {
+            let tg = t(host, scope);
+            for (name, text) in JSONC {
+                let once = install(text, host, &tg, &mut Vec::new())
+                    .unwrap_or_else(|e| panic!("{name} {host:?}: {e}"));
+                // Still JSONC, every comment kept, polc's entries present.
+                let v: serde_json::Value = serde_json::from_str(&mask(&once))
+                    .unwrap_or_else(|e| panic!("{name} {host:?}: {e}\n{once}"));
+                for c in [
+                    "// project settings",
+                    "// the model",
+                    "/* hooks below */",
+                    "// an audit hook",
+                    "// nothing yet",
+                    "// one",
+                ] {
+                    assert_eq!(
+                        text.contains(c),
+                        once.contains(c),
+                        "{name} {host:?} {c}: {once}"
+                    );
+                }
+                for (event, entry) in &tg.entries {
+                    let e: serde_json::Value = serde_json::from_str(entry).unwrap();
+                    assert!(
+                        v["hooks"][event].as_array().unwrap().contains(&e),
+                        "{name} {host:?}: {once}"
+                    );
+                }
+                if name == &"crlf" {
+                    assert!(
+                        !once.replace("\r\n", "").contains('\n'),
+                        "CRLF kept: {once:?}"
+                    );
+                }
+                assert_eq!(
+                    install(&once, host, &tg, &mut Vec::new()).unwrap(),
+                    once,
+                    "idempotent"
+                );
+                assert_eq!(
+                    remove(&once, Some(text), host, &tg).unwrap().as_deref(),
+                    Some(*text)
+                );
+                let cut = uninstall(&once, host, &tg).unwrap();
+                serde_json::from_str::<serde_json::Value>(&mask(&cut)).unwrap();
+                assert!(!cut.contains("polc is not installed"), "{cut}");
+            }
+        }
+        // A comment is not valid where JSONC has none: still refused, untouched.
+        assert!(install(
+            "{ \"a\": 1 /* open",
+            Host::Claude,
+            &t(Host::Claude, Scope::Project),
+            &mut Vec::new()
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn codex_config_toml_is_edited_in_place() {
+        let tg = Target {
+            file: PathBuf::from("/h/.codex/config.toml"),
+            ..t(Host::Codex, Scope::User)
+        };
+        let fixtures = [
+            "model = \"o4\"  # the model\n\n[hooks]\n\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"notify\"\n",
+            "# team config\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"audit\"\n\n[features]\nhooks = true\n",
+        ];
+        for text in fixtures {
+            let mut notes = Vec::new();
+            let once = install(text, Host::Codex, &tg, &mut notes).unwrap();
+            let doc: toml_edit::DocumentMut = once.parse().unwrap();
+            let groups = doc["hooks"]["PreToolUse"].as_array_of_tables().unwrap();
+            assert!(
+                groups.iter().any(
+                    |g| g["hooks"].as_array_of_tables().unwrap().iter().any(|h| {
+                        h["command"]
+                            .as_str()
+                            .unwrap()
+                            .contains("exec polc hook --host codex")
+                    })
+                ),
+                "{once}"
+            );
+            // Every line of the original is still there, in order.
+            let mut rest = once.as_str();
+            for l in text.lines() {
+                let i = rest
+                    .find(l)
+                    .unwrap_or_else(|| panic!("{l:?} lost:\n{once}"));
+                rest = &rest[i + l.len()..];
+            }
+            assert_eq!(
+                install(&once, Host::Codex, &tg, &mut Vec::new()).unwrap(),
+                once,
+                "idempotent"
+            );
+            assert_eq!(
+                remove(&once, Some(text), Host::Codex, &tg)
+                    .unwrap()
+                    .as_deref(),
+                Some(text)
+            );
+            assert_eq!(
+                uninstall(&once, Host::Codex, &tg).unwrap(),
+                text,
+                "cut back to the bytes"
+            );
+            assert_eq!(uninstall(text, Host::Codex, &tg).unwrap(), text);
+        }
+        assert_eq!(
+            install(
+                &fixtures[1].replace("audit", "/usr/bin/polc hook --host codex"),
+                Host::Codex,
+                &tg,
+                &mut Vec::new()
+            )
+            .unwrap(),
+            fixtures[1].replace("audit", "/usr/bin/polc hook --host codex"),
+            "a hand-pasted polc hook is polc's own"
+        );
+        assert!(install("model = \"o4\n", Host::Codex, &tg, &mut Vec::new())
+            .unwrap_err()
+            .contains("not valid TOML"));
+        assert!(install("hooks = 1\n", Host::Codex, &tg, &mut Vec::new()).is_err());
+    }
+
+    #[test]
+    fn a_hand_pasted_polc_hook_is_polcs_own() {
+        let tg = t(Host::Claude, Scope::Project);
+        for cmd in [
+            "/usr/local/bin/polc hook --host claude",
+            "polc hook --host claude",
+            "'/opt/my tools/polc' hook --host claude",
+            "exec polc hook --host claude --table compiled/policy.bin",
+        ] {
+            let text = format!(
+                "{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"*\", \"hooks\": [{{\"type\": \"command\", \"command\": {}}}]}}]}}}}",
+                serde_json::to_string(cmd).unwrap()
+            );
+            let mut notes = Vec::new();
+            let once = install(&text, Host::Claude, &tg, &mut notes).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&once).unwrap();
+            assert_eq!(
+                v["hooks"]["PreToolUse"].as_array().unwrap().len(),
+                1,
+                "{cmd}: no second entry: {once}"
+            );
+            assert_eq!(
+                v["hooks"]["PermissionRequest"].as_array().unwrap().len(),
+                1,
+                "{cmd}"
+            );
+            assert!(
+                notes.is_empty(),
+                "{cmd}: not named as another hook: {notes:?}"
+            );
+        }
+        // Not polc's: another program, another host, extra words.
+        for cmd in [
+            "/usr/bin/polcx hook --host claude",
+            "polc hook --host gemini",
+            "polc hook --host claude; curl evil",
+            "echo polc hook --host claude",
+        ] {
+            assert!(!pasted(cmd, Host::Claude), "{cmd}");
+        }
+        // Codex's print-config form (no matcher group) is recognised too.
+        let codex = t(Host::Codex, Scope::User);
+        let text = "{\"hooks\":{\"PreToolUse\":[{\"type\":\"command\",\"command\":\"/x/polc hook --host codex\"}]}}";
+        assert_eq!(
+            install(text, Host::Codex, &codex, &mut Vec::new()).unwrap(),
+            text
+        );
+    }
+
     #[test]
     fn install_then_uninstall_round_trips_byte_for_byte() {
         for (host, scope) in hosts() {
@@ -729,10 +1146,11 @@ mod tests {
     #[test]
     fn a_file_that_does_not_parse_is_refused() {
         let tg = t(Host::Claude, Scope::Project);
+        // (`{"a": 1,}` and `// c\n{}` are JSONC: edited, see jsonc_settings_are_edited_in_place.)
         for bad in [
             "{",
-            "{\"a\": 1,}",
-            "// c\n{}",
+            "{\"a\": 1,,}",
+            "/* c\n{}",
             "[]",
             "{\"hooks\": []}",
             "{\"hooks\": {\"PreToolUse\": {}}}",

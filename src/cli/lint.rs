@@ -21,8 +21,10 @@ pub fn lint(sources: &[PathBuf], host: Option<String>, format: Report) -> i32 {
     };
     match format {
         Report::Json => println!("{}", diags.to_json()),
-        Report::Github => {
-            super::annotate::print_all("lint", &diags);
+        Report::Github | Report::Sarif => {
+            if let Some(sink) = super::annotate::Sink::new("lint", format) {
+                sink.diags(&diags);
+            }
             if !loaded {
                 eprintln!("error: the policy does not load; fix these errors first");
             }
@@ -36,6 +38,14 @@ pub fn lint(sources: &[PathBuf], host: Option<String>, format: Report) -> i32 {
             if !loaded {
                 eprintln!("error: the policy does not load; fix these errors first");
             }
+        }
+    }
+    // A table built with `--from HOST` holds a snapshot of the agent's rules: say when
+    // they have changed since (a note; not a finding of the sources).
+    let table = std::path::Path::new("compiled/policy.bin");
+    if let Ok(t) = crate::table::Table::open(table) {
+        for m in super::import::drift(&t.meta().sources) {
+            eprintln!("note: {}: {m}", table.display());
         }
     }
     i32::from(!loaded || diags.has_errors())

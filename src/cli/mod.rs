@@ -11,6 +11,8 @@ mod explain;
 #[cfg(feature = "compiler")]
 mod fmt;
 mod hook;
+#[cfg(feature = "compiler")]
+mod import;
 mod init;
 #[cfg(feature = "compiler")]
 mod lint;
@@ -44,15 +46,22 @@ pub enum Command {
         /// Write nothing; exit 1 unless OUTPUT is exactly what the sources compile to.
         #[arg(long)]
         check: bool,
-        /// `github`: also print findings as GitHub Actions annotations (on stdout).
+        /// `github`: also print findings as GitHub Actions annotations; `sarif`: a SARIF
+        /// 2.1.0 log of them (both on stdout).
         #[arg(long, value_enum, default_value = "text")]
         format: Report,
+        /// Also compile this agent's native rules, imported now (`polc import`): the
+        /// project's rules, or the user's when OUTPUT is the user table. A snapshot: `polc
+        /// explain` and `polc lint` report when the native files have changed since.
+        #[arg(long = "from")]
+        from: Option<String>,
     },
     /// Run every inline example of the policy and report each failure with its location.
     #[cfg(feature = "compiler")]
     Test {
         sources: Vec<PathBuf>,
-        /// text, json (every example with its result), or github (annotations for failures).
+        /// text, json (every example with its result), github (annotations for failures) or
+        /// sarif (a SARIF 2.1.0 log of failures; the text lines go to stderr).
         #[arg(long, value_enum, default_value = "text")]
         format: Report,
     },
@@ -91,7 +100,7 @@ pub enum Command {
         /// Claude ask rules of a settings.json given as a source.
         #[arg(long)]
         host: Option<String>,
-        /// text, json, or github (GitHub Actions annotations).
+        /// text, json, github (GitHub Actions annotations) or sarif (SARIF 2.1.0).
         #[arg(long, value_enum, default_value = "text")]
         format: Report,
     },
@@ -143,6 +152,27 @@ pub enum Command {
         /// Remove polc's hook, giving back the rest of the file as it was.
         #[arg(long)]
         uninstall: bool,
+    },
+    /// Write an agent's own permission rules (every scope it reads) as .pol source:
+    /// project rules to policies/imported-HOST.pol, user and managed rules to the user
+    /// layer's folder (src/import/README.md). Copilot: `polc import --from copilot -- FLAGS`.
+    #[cfg(feature = "compiler")]
+    Import {
+        /// claude, gemini, codex, cursor, droid, opencode, vibe or copilot.
+        #[arg(long = "from")]
+        from: String,
+        /// The project layer's file (default: policies/imported-HOST.pol).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+        /// The user layer's file (default: ~/.config/polc/policies/imported-HOST.pol).
+        #[arg(long)]
+        user_output: Option<PathBuf>,
+        /// Print instead of writing.
+        #[arg(long)]
+        stdout: bool,
+        /// Native files to read instead of the agent's own places (Copilot: its flags).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
     /// A session's state (src/session/README.md): `show ID`, or `reset [ID]` (confirmed on
     /// the terminal) to reset its denial counters and disarm its sequence rules.
@@ -221,6 +251,8 @@ pub enum Report {
     Text,
     Json,
     Github,
+    /// SARIF 2.1.0 on stdout (code scanning).
+    Sarif,
 }
 
 /// Parse arguments and run; returns the process exit code.
@@ -265,12 +297,13 @@ fn dispatch(cli: Cli) -> i32 {
             output,
             check,
             format,
+            from,
         } => {
             if format == Report::Json {
-                eprintln!("polc: `build --format` takes text or github");
+                eprintln!("polc: `build --format` takes text, github or sarif");
                 return 2;
             }
-            build::build(&sources, &output, check, format)
+            build::build(&sources, &output, check, format, from.as_deref())
         }
         #[cfg(feature = "compiler")]
         Command::Test { sources, format } => build::test(&sources, format),
@@ -339,6 +372,14 @@ fn dispatch(cli: Cli) -> i32 {
             scope,
             uninstall,
         } => init::init_cmd(&host, scope, uninstall),
+        #[cfg(feature = "compiler")]
+        Command::Import {
+            from,
+            output,
+            user_output,
+            stdout,
+            args,
+        } => import::import_cmd(&from, &args, output, user_output, stdout),
         Command::Trust {
             project,
             table,

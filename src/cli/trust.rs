@@ -71,14 +71,7 @@ pub fn forget_cmd(project: Option<PathBuf>, table: Option<PathBuf>) -> i32 {
         let _ = writeln!(w, "polc: forgot {what} ({n} record(s))");
         Ok(true)
     };
-    match run() {
-        Ok(true) => 0,
-        Ok(false) => 1,
-        Err(e) => {
-            eprintln!("polc: {e}");
-            2
-        }
-    }
+    exit_code(run())
 }
 
 /// `polc confirm [PROJECT]`: show what changed in the project's agent configuration since
@@ -123,7 +116,12 @@ pub fn confirm_cmd(project: Option<PathBuf>) -> i32 {
         let _ = writeln!(w, "polc: confirmed");
         Ok(true)
     };
-    match run() {
+    exit_code(run())
+}
+
+/// A confirmed command's exit: 0 done, 1 declined, 2 an error (said on stderr).
+fn exit_code(r: Result<bool, String>) -> i32 {
+    match r {
         Ok(true) => 0,
         Ok(false) => 1,
         Err(e) => {

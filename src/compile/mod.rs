@@ -169,9 +169,10 @@ impl Builder {
         let (tool_pats, tool_idx) = build_tools(&mut self.strings, std::mem::take(&mut self.tools));
         let strings = &mut self.strings;
         let content_idx = ContentIndex::build(&self.guards, |b| strings.add(b));
-        let (da_pats, da_idx, da_hash) =
+        let [da_pats, da_idx, da_hash, da_filters] =
             build_segments(strings, std::mem::take(&mut self.deny_ask));
-        let (al_pats, al_idx, al_hash) = build_segments(strings, std::mem::take(&mut self.allow));
+        let [al_pats, al_idx, al_hash, al_filters] =
+            build_segments(strings, std::mem::take(&mut self.allow));
         vec![
             (Kind::Strings as u32, self.strings.bytes),
             (Kind::Rules as u32, self.rules),
@@ -187,6 +188,8 @@ impl Builder {
             (Kind::AllowHash as u32, al_hash),
             (Kind::ToolIndex as u32, tool_idx),
             (Kind::Paths as u32, self.paths),
+            (Kind::DenyAskFilters as u32, da_filters),
+            (Kind::AllowFilters as u32, al_filters),
         ]
     }
 }

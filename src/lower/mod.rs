@@ -31,6 +31,33 @@ pub fn load(
     l.finish()
 }
 
+/// [`load`] plus in-memory DSL texts (`polc build --from HOST`: an agent's native rules,
+/// imported at build time). Each text is stamped under its name, which is no file: the
+/// table's freshness check skips a source that does not exist, so the native rules are a
+/// snapshot, never a stale source (`polc explain` reports drift instead).
+pub fn load_with_texts(
+    sources: &[PathBuf],
+    texts: &[(String, String)],
+    tier: Tier,
+    stamp_base: Option<&Path>,
+) -> Result<(Policy, Diagnostics), Diagnostics> {
+    let mut l = Loader::new(tier, stamp_base);
+    for s in sources {
+        l.add_path(s, &s.display().to_string(), None);
+    }
+    for (name, text) in texts {
+        l.sources.push(SourceStamp {
+            path: name.clone(),
+            size: text.len() as u64,
+            hash: ir::fnv1a64(text.as_bytes()),
+        });
+        let path = PathBuf::from(name);
+        l.loaded.insert(canonical(&path));
+        l.read_text(name, text.clone(), &path);
+    }
+    l.finish()
+}
+
 /// Same, from in-memory text (for tests and the conformance runner): `name` is the file name
 /// used in spans and to pick the front end (`*.json` → JSON, else DSL). Includes are resolved
 /// relative to `name` on disk.

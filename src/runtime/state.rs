@@ -219,21 +219,29 @@ fn create_tmpfile(dir: &Path, name: &str, text: &str) -> std::io::Result<bool> {
 /// Prefix of the named temporary files of the fallback path.
 pub const TEMP_PREFIX: &str = ".tmp-";
 
-fn create_via_temp(dir: &Path, name: &str, text: &str) -> std::io::Result<bool> {
+/// A new temporary file in `dir` (named by [`TEMP_PREFIX`], the pid and the time) holding
+/// exactly `text`: its path.
+fn write_temp(dir: &Path, text: &str) -> std::io::Result<PathBuf> {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
     let tmp = dir.join(format!("{TEMP_PREFIX}{}-{nanos}", std::process::id()));
-    {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(libc::O_CLOEXEC | libc::O_NOFOLLOW)
-            .open(&tmp)?;
-        f.write_all(text.as_bytes())?;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_CLOEXEC | libc::O_NOFOLLOW)
+        .open(&tmp)?;
+    if let Err(e) = f.write_all(text.as_bytes()) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
     }
+    Ok(tmp)
+}
+
+fn create_via_temp(dir: &Path, name: &str, text: &str) -> std::io::Result<bool> {
+    let tmp = write_temp(dir, text)?;
     let r = std::fs::hard_link(&tmp, dir.join(name));
     let _ = std::fs::remove_file(&tmp);
     match r {
@@ -246,21 +254,8 @@ fn create_via_temp(dir: &Path, name: &str, text: &str) -> std::io::Result<bool> 
 /// Replaces `dir/name` with exactly `text`, all at once (a temporary file renamed over it):
 /// a reader sees the old record or the new one, never part of one.
 pub fn replace_record(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let tmp = dir.join(format!("{TEMP_PREFIX}{}-{nanos}", std::process::id()));
-    let r = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(libc::O_CLOEXEC | libc::O_NOFOLLOW)
-            .open(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        std::fs::rename(&tmp, dir.join(name))
-    })();
+    let tmp = write_temp(dir, text)?;
+    let r = std::fs::rename(&tmp, dir.join(name));
     if r.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }

@@ -10,6 +10,7 @@ use super::{Context, Corrupt, PathQuery, RuleDesc, RuleSource, Score};
 use crate::ir::{PatternKind, Verdict};
 use crate::paths::Anchor;
 use crate::pattern::{self, Match, STAR, WILD};
+use crate::table::sections::groups::Group;
 use crate::table::sections::keys::{host_applies, tool_lookup_keys, KEY_WORDS};
 use crate::table::sections::{Bad, GroupIndex, Rule, SectionError, Sections, Span};
 use std::path::Path;
@@ -131,32 +132,66 @@ impl<'a> TableRules<'a> {
         Ok(())
     }
 
+    /// Match `reading` against the entries of group `g`: with a filter and a reading with no
+    /// unknown bytes, only the entries whose required literal occurs in the reading.
     fn scan_group(
         &self,
         idx: &GroupIndex<'a>,
-        entries: std::ops::Range<u32>,
+        g: &Group,
         reading: &[u8],
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
         let wild = reading.contains(&WILD);
-        for e in entries {
-            let entry = idx.seg_entry(e)?;
-            let p = self.s.strings.bytes(entry.pattern)?;
-            // A pattern needs at least its literal bytes (a `*` matches zero or more): when
-            // every byte of the reading is known, a longer pattern cannot match. This skips
-            // most of a group's globs (`git status * arg7` for `git status`) before matching.
-            // (An empty pattern, only in a corrupt table, has no flag byte: 0 here.)
-            let body = p.get(1..).unwrap_or(&[]);
-            if !wild && body.len() - body.iter().filter(|&&b| b == STAR).count() > reading.len() {
-                continue;
-            }
-            // Match first: the rule record (host mask) is read only for the few that match,
-            // so a scan touches the pattern bytes, not the rule records of the whole group.
-            if let Some(m) = pattern::match_bytes(p, reading) {
-                if host_applies(self.rule(entry.rule)?.hosts(), host) {
-                    f(entry.rule, m);
+        let mut memo = Memo::default();
+        let cands = if wild {
+            None
+        } else {
+            idx.candidates(g, &self.s.strings, reading)?
+        };
+        match cands {
+            Some(c) => {
+                memo.on = c.len() > MEMO_MIN;
+                for e in c {
+                    self.match_entry(idx, e, reading, wild, host, &mut memo, f)?;
                 }
+            }
+            None => {
+                let range = idx.entries(g)?;
+                memo.on = range.len() > MEMO_MIN;
+                for e in range {
+                    self.match_entry(idx, e, reading, wild, host, &mut memo, f)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn match_entry(
+        &self,
+        idx: &GroupIndex<'a>,
+        e: u32,
+        reading: &[u8],
+        wild: bool,
+        host: &str,
+        memo: &mut Memo<'a>,
+        f: &mut dyn FnMut(u32, Match),
+    ) -> Result<(), Corrupt> {
+        let entry = idx.seg_entry(e)?;
+        let p = self.s.strings.bytes(entry.pattern)?;
+        // A pattern needs at least its literal bytes (a `*` matches zero or more): when
+        // every byte of the reading is known, a longer pattern cannot match.
+        // (An empty pattern, only in a corrupt table, has no flag byte: 0 here.)
+        let body = p.get(1..).unwrap_or(&[]);
+        if !wild && body.len() - body.iter().filter(|&&b| b == STAR).count() > reading.len() {
+            return Ok(());
+        }
+        // Match first: the rule record (host mask) is read only for the few that match,
+        // so a scan touches the pattern bytes, not the rule records of the whole group.
+        if let Some(m) = memo.get(p, || pattern::match_bytes(p, reading)) {
+            if host_applies(self.rule(entry.rule)?.hosts(), host) {
+                f(entry.rule, m);
             }
         }
         Ok(())
@@ -215,6 +250,25 @@ impl<'a> TableRules<'a> {
     }
 }
 
+/// Scans of more entries than this remember each pattern's result: many rules with the same
+/// pattern (10,000 copies of one glob) are matched once per reading.
+const MEMO_MIN: usize = 16;
+
+#[derive(Default)]
+struct Memo<'a> {
+    on: bool,
+    seen: std::collections::HashMap<&'a [u8], Option<Match>>,
+}
+
+impl<'a> Memo<'a> {
+    fn get(&mut self, p: &'a [u8], f: impl FnOnce() -> Option<Match>) -> Option<Match> {
+        if !self.on {
+            return f();
+        }
+        *self.seen.entry(p).or_insert_with(f)
+    }
+}
+
 fn span_range(s: Span) -> Result<std::ops::Range<usize>, Corrupt> {
     let o = s.off as usize;
     Ok(o..o.checked_add(s.len as usize).ok_or(Corrupt)?)
@@ -266,7 +320,7 @@ impl RuleSource for TableRules<'_> {
             &self.s.deny_ask
         };
         let strings = &self.s.strings;
-        self.scan_group(idx, idx.wild()?, reading, host, f)?;
+        self.scan_group(idx, &idx.wild(), reading, host, f)?;
         // The reading's first k tokens, k = 1..=KEY_WORDS: one hash lookup each. Groups
         // are sorted by key bytes, so the keys extending a prefix form one run.
         let mut start = 0usize;
@@ -283,13 +337,13 @@ impl RuleSource for TableRules<'_> {
                     if !strings.bytes(grp.key)?.starts_with(known) {
                         break;
                     }
-                    self.scan_group(idx, idx.range(grp.start, grp.count)?, reading, host, f)?;
+                    self.scan_group(idx, &grp, reading, host, f)?;
                     g += 1;
                 }
                 return Ok(());
             }
             if let Some(grp) = idx.find(strings, &reading[..stop])? {
-                self.scan_group(idx, idx.range(grp.start, grp.count)?, reading, host, f)?;
+                self.scan_group(idx, &grp, reading, host, f)?;
             }
             match rel {
                 Some(_) => start = stop + 1,
@@ -360,12 +414,12 @@ impl RuleSource for TableRules<'_> {
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
         let idx = &self.s.tools;
-        for e in idx.wild()? {
+        for e in idx.entries(&idx.wild())? {
             self.tool_entry(e, tool, subject, input_text, host, f)?;
         }
         for key in tool_lookup_keys(tool) {
             if let Some(g) = idx.find(&self.s.strings, &key)? {
-                for e in idx.range(g.start, g.count)? {
+                for e in idx.entries(&g)? {
                     self.tool_entry(e, tool, subject, input_text, host, f)?;
                 }
             }

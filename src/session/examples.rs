@@ -120,7 +120,7 @@ pub fn warnings(policy: &Policy) -> Diagnostics {
         let mut push = |msg: String| {
             d.push(Diagnostic {
                 severity: Severity::Warning,
-                code: crate::syntax::codes::W005,
+                code: crate::syntax::codes::W006,
                 message: msg,
                 span: s.span.clone(),
                 len: 4,
@@ -148,12 +148,16 @@ pub fn warnings(policy: &Policy) -> Diagnostics {
 
 /// For `polc build` and `polc test`: prints warnings and failures; how many sequence
 /// examples passed, `None` when any failed.
-pub fn gate(policy: &Policy, compiled: &Compiled, gh: Option<&str>) -> Option<usize> {
+pub fn gate(
+    policy: &Policy,
+    compiled: &Compiled,
+    gh: Option<&crate::cli::annotate::Sink>,
+) -> Option<usize> {
     let w = warnings(policy);
     if !w.0.is_empty() {
         eprint!("{}", w.render_all());
-        if let Some(tool) = gh {
-            crate::cli::annotate::print_all(tool, &w);
+        if let Some(sink) = gh {
+            sink.diags(&w);
         }
     }
     let (n, fails) = check(policy, compiled);
@@ -185,8 +189,8 @@ pub fn gate(policy: &Policy, compiled: &Compiled, gh: Option<&str>) -> Option<us
             .collect(),
     );
     eprint!("{}", diags.render_all());
-    if let Some(tool) = gh {
-        crate::cli::annotate::print_all(tool, &diags);
+    if let Some(sink) = gh {
+        sink.diags(&diags);
     }
     eprintln!("error: {} of {n} sequence example(s) failed", fails.len());
     None

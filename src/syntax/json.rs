@@ -249,12 +249,8 @@ impl Reader<'_> {
     }
 
     fn located<T>(&self, n: &JNode, value: T) -> Located<T> {
-        let d = self.src.error("", "", n.start, n.end);
-        Located {
-            value,
-            span: d.span,
-            len: d.len,
-        }
+        let (span, len) = self.src.locate(n.start, n.end);
+        Located { value, span, len }
     }
 
     fn wrong_type(&mut self, what: &str, expected: &str, n: &JNode) {

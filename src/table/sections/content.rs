@@ -51,7 +51,7 @@ impl<'a> Contents<'a> {
         Ok(Contents {
             entries: Words::new(entries),
             count: u32::try_from(n).map_err(|_| SectionError::new(Kind::Content, "too many"))?,
-            index: ContentIndex::new(index)?,
+            index: ContentIndex::new(Kind::ContentIndex, index)?,
         })
     }
 
@@ -102,8 +102,9 @@ pub fn bucket(h: u32, nbuckets: u32) -> u32 {
 }
 
 impl<'a> ContentIndex<'a> {
-    fn new(bytes: &'a [u8]) -> Result<ContentIndex<'a>, SectionError> {
-        let bad = |what: &str| SectionError::new(Kind::ContentIndex, what);
+    /// Check an index (the content index, or a segment group's filter, `groups.rs`).
+    pub fn new(kind: Kind, bytes: &'a [u8]) -> Result<ContentIndex<'a>, SectionError> {
+        let bad = |what: &str| SectionError::new(kind, what);
         let words = Words::new(bytes);
         if !bytes.len().is_multiple_of(4) {
             return Err(bad("not whole words"));
@@ -182,8 +183,8 @@ impl<'a> ContentIndex<'a> {
         out
     }
 
-    /// Content entries that may match one of `texts` (with repeats).
-    fn candidates(&self, strings: &Strings<'_>, texts: &[&[u8]]) -> Result<Vec<u32>, Bad> {
+    /// Entries that may match one of `texts` (with repeats).
+    pub fn candidates(&self, strings: &Strings<'_>, texts: &[&[u8]]) -> Result<Vec<u32>, Bad> {
         let idx = self.words;
         let mut out = Vec::new();
         for i in 0..self.nshort {

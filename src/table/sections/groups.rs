@@ -2,24 +2,36 @@
 //! 12) rules, and the tool patterns (9, 14). Each has an entry section and an index:
 //!
 //! ```text
-//! index:  group count G, wild-group start, wild-group count,
-//!         G × (key offset, key length, first entry, entry count)     sorted by key bytes
+//! index:  group count G, wild-group start, wild-group count, wild-group filter (offset, length),
+//!         G × (key offset, key length, first entry, entry count, filter offset, filter length)
+//!                                                                     sorted by key bytes
 //! ```
 //!
 //! The *wild group* holds entries with no key (a segment pattern whose first word has a `*`,
 //! a tool name with a `*`) and is read for every lookup. Inside a group, entries are in rule
 //! order. Segment indexes also have a [`KeyHash`] over the group keys.
 //!
+//! A segment group of at least [`FILTER_MIN`] entries (the wild group too) has a *filter*
+//! (sections 16, 17; offset and length in words, 0 0 = none): a [`ContentIndex`] over its
+//! entries whose guard is the pattern's `pattern::required_literal`. A reading with no
+//! unknown bytes is matched only against the entries whose literal occurs in it, so a
+//! decision does not grow with the number of globs that share a program (issue 16); a reading
+//! with unknown bytes scans the whole group.
+//!
 //! Entries: a segment pattern is ([`SegEntry`]) rule, pattern (span in strings: a flag byte
 //! then the body, `src/pattern.rs`); a tool pattern is ([`ToolEntry`]) rule, pattern kind,
 //! text (span).
 
-use super::{push_words, records, Bad, Kind, SectionError, Span, Strings, StringsWriter, Words};
+use super::{
+    push_words, records, Bad, ContentIndex, Kind, SectionError, Span, Strings, StringsWriter, Words,
+};
 use std::ops::Range;
 
 /// Index header words, and words per group.
-const HEAD: usize = 3;
-const GROUP_WORDS: usize = 4;
+const HEAD: usize = 5;
+const GROUP_WORDS: usize = 6;
+/// Groups with at least this many entries get a filter.
+pub const FILTER_MIN: usize = 8;
 /// Words per segment entry and per tool entry.
 const SEG_WORDS: usize = 3;
 const TOOL_WORDS: usize = 4;
@@ -51,6 +63,8 @@ pub struct Group {
     pub key: Span,
     pub start: u32,
     pub count: u32,
+    /// The filter's (word offset, word length) in the filter section; length 0: none.
+    pub filter: (u32, u32),
 }
 
 /// An entry section with its index (and, for segments, its key hash).
@@ -61,20 +75,22 @@ pub struct GroupIndex<'a> {
     entry_count: u32,
     idx: Words<'a>,
     groups: u32,
-    wild: (u32, u32),
+    wild: Group,
     hash: Option<KeyHash<'a>>,
+    filters: Words<'a>,
+    filter_kind: Kind,
 }
 
 impl<'a> GroupIndex<'a> {
-    /// A segment index: `kinds` = (patterns, index, hash).
-    pub fn segments(
-        kinds: [Kind; 3],
-        pats: &'a [u8],
-        idx: &'a [u8],
-        hash: &'a [u8],
-    ) -> Result<GroupIndex<'a>, SectionError> {
-        let mut g = GroupIndex::new(kinds[0], kinds[1], pats, SEG_WORDS, idx)?;
-        g.hash = Some(KeyHash::new(kinds[2], hash)?);
+    /// A segment index: `kinds` = (patterns, index, hash, filters), and their bytes.
+    pub fn segments(kinds: [Kind; 4], secs: [&'a [u8]; 4]) -> Result<GroupIndex<'a>, SectionError> {
+        let mut g = GroupIndex::new(kinds[0], kinds[1], secs[0], SEG_WORDS, secs[1])?;
+        g.hash = Some(KeyHash::new(kinds[2], secs[2])?);
+        if !secs[3].len().is_multiple_of(4) {
+            return Err(SectionError::new(kinds[3], "not whole words"));
+        }
+        g.filters = Words::new(secs[3]);
+        g.filter_kind = kinds[3];
         Ok(g)
     }
 
@@ -120,8 +136,15 @@ impl<'a> GroupIndex<'a> {
             entry_count,
             idx: iw,
             groups: head[0],
-            wild: (head[1], head[2]),
+            wild: Group {
+                key: Span::default(),
+                start: head[1],
+                count: head[2],
+                filter: (head[3], head[4]),
+            },
             hash: None,
+            filters: Words::new(&[]),
+            filter_kind: ik,
         })
     }
 
@@ -133,9 +156,37 @@ impl<'a> GroupIndex<'a> {
         self.entry_count
     }
 
-    /// The wild group's entries.
-    pub fn wild(&self) -> Result<Range<u32>, Bad> {
-        self.range(self.wild.0, self.wild.1)
+    /// The wild group (its key is empty).
+    pub fn wild(&self) -> Group {
+        self.wild
+    }
+
+    /// Entries of group `g`.
+    pub fn entries(&self, g: &Group) -> Result<Range<u32>, Bad> {
+        self.range(g.start, g.count)
+    }
+
+    /// The entries of `g` that may match `reading` (which has no unknown bytes), in entry
+    /// order; `None` when the group has no filter (every entry may).
+    pub fn candidates(
+        &self,
+        g: &Group,
+        strings: &Strings<'_>,
+        reading: &[u8],
+    ) -> Result<Option<Vec<u32>>, Bad> {
+        if g.filter.1 == 0 {
+            return Ok(None);
+        }
+        let w = self.filters.sub(g.filter.0 as usize, g.filter.1 as usize)?;
+        let f = ContentIndex::new(self.filter_kind, w.bytes()).map_err(|_| Bad)?;
+        let mut c = f.candidates(strings, &[reading])?;
+        c.sort_unstable();
+        c.dedup();
+        let range = self.entries(g)?;
+        if c.iter().any(|e| !range.contains(e)) {
+            return Err(Bad);
+        }
+        Ok(Some(c))
     }
 
     /// Entries `start .. start + count`, checked against the entry count.
@@ -156,6 +207,7 @@ impl<'a> GroupIndex<'a> {
             key: Span::new(w[0], w[1]),
             start: w[2],
             count: w[3],
+            filter: (w[4], w[5]),
         })
     }
 
@@ -215,12 +267,9 @@ impl<'a> GroupIndex<'a> {
     }
 }
 
-/// Sort (key, rule, …) entries into the wild group then key groups, rule order inside;
-/// returns the index section for entries written in that order.
-fn index_of<T>(
-    strings: &mut StringsWriter,
-    entries: &mut [(Option<Vec<u8>>, u32, T)],
-) -> (Vec<u8>, Vec<Vec<u8>>) {
+/// Sort (key, rule, …) entries into the wild group then key groups, rule order inside.
+/// Returns the groups: (key, first entry, count); the wild group is entries `0..wild`.
+fn groups_of<T>(entries: &mut [(Option<Vec<u8>>, u32, T)]) -> (u32, Vec<(Vec<u8>, u32, u32)>) {
     entries.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut groups: Vec<(Vec<u8>, u32, u32)> = Vec::new();
     let mut wild = 0u32;
@@ -233,29 +282,75 @@ fn index_of<T>(
             },
         }
     }
-    let mut idx = Vec::new();
-    push_words(&mut idx, &[groups.len() as u32, 0, wild]);
-    for (k, s, c) in &groups {
-        let key = strings.add(k);
-        push_words(&mut idx, &[key.off, key.len, *s, *c]);
-    }
-    (idx, groups.into_iter().map(|g| g.0).collect())
+    (wild, groups)
 }
 
-/// Build a segment index from (key, rule, pattern bytes): (patterns, index, key hash).
-pub fn build_segments(
+/// The index section: header, then one record per group. `filters[g]` is group g's filter
+/// (the wild group's last).
+fn index_bytes(
     strings: &mut StringsWriter,
-    mut entries: Vec<(Option<Vec<u8>>, u32, Vec<u8>)>,
-) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
-    entries.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    wild: u32,
+    groups: &[(Vec<u8>, u32, u32)],
+    filters: &[(u32, u32)],
+) -> Vec<u8> {
+    let none = (0, 0);
+    let wf = filters.get(groups.len()).copied().unwrap_or(none);
+    let mut idx = Vec::new();
+    push_words(&mut idx, &[groups.len() as u32, 0, wild, wf.0, wf.1]);
+    for (i, (k, s, c)) in groups.iter().enumerate() {
+        let key = strings.add(k);
+        let f = filters.get(i).copied().unwrap_or(none);
+        push_words(&mut idx, &[key.off, key.len, *s, *c, f.0, f.1]);
+    }
+    idx
+}
+
+/// A group's filter over entries `start..start + count` of `pats` (pattern bytes: a flag
+/// byte, then the body), appended to `out`; returns its (word offset, word length).
+fn filter(
+    strings: &mut StringsWriter,
+    out: &mut Vec<u8>,
+    entries: &[SegBuild],
+    start: u32,
+    count: u32,
+) -> (u32, u32) {
+    if (count as usize) < FILTER_MIN {
+        return (0, 0);
+    }
+    let guards: Vec<(u32, Option<Vec<Vec<u8>>>)> = (start..start + count)
+        .map(|e| {
+            let body = entries[e as usize].2.get(1..).unwrap_or(&[]);
+            let lit = crate::pattern::required_literal(body);
+            (e, (!lit.is_empty()).then(|| vec![lit.to_vec()]))
+        })
+        .collect();
+    let bytes = ContentIndex::build(&guards, |b| strings.add(b));
+    let at = (out.len() / 4) as u32;
+    out.extend_from_slice(&bytes);
+    (at, (bytes.len() / 4) as u32)
+}
+
+/// A segment entry being built: (index key, rule, pattern bytes).
+pub type SegBuild = (Option<Vec<u8>>, u32, Vec<u8>);
+
+/// Build a segment index from (key, rule, pattern bytes): (patterns, index, key hash,
+/// filters).
+pub fn build_segments(strings: &mut StringsWriter, mut entries: Vec<SegBuild>) -> [Vec<u8>; 4] {
+    let (wild, groups) = groups_of(&mut entries);
     let mut pats = Vec::new();
     for (_, rule, bytes) in &entries {
         let p = strings.add(bytes);
         push_words(&mut pats, &[*rule, p.off, p.len]);
     }
-    let (idx, keys) = index_of(strings, &mut entries);
-    let keys: Vec<&[u8]> = keys.iter().map(|k| k.as_slice()).collect();
-    (pats, idx, KeyHash::build(&keys))
+    let mut filters = Vec::new();
+    let mut spans: Vec<(u32, u32)> = groups
+        .iter()
+        .map(|(_, s, c)| filter(strings, &mut filters, &entries, *s, *c))
+        .collect();
+    spans.push(filter(strings, &mut filters, &entries, 0, wild));
+    let idx = index_bytes(strings, wild, &groups, &spans);
+    let keys: Vec<&[u8]> = groups.iter().map(|k| k.0.as_slice()).collect();
+    [pats, idx, KeyHash::build(&keys), filters]
 }
 
 /// Build the tool index from (key, entry): (tool patterns, index).
@@ -264,7 +359,8 @@ pub fn build_tools(
     entries: Vec<(Option<Vec<u8>>, ToolEntry)>,
 ) -> (Vec<u8>, Vec<u8>) {
     let mut e: Vec<_> = entries.into_iter().map(|(k, t)| (k, t.rule, t)).collect();
-    let (idx, _) = index_of(strings, &mut e);
+    let (wild, groups) = groups_of(&mut e);
+    let idx = index_bytes(strings, wild, &groups, &[]);
     let mut pats = Vec::new();
     for (_, _, t) in &e {
         push_words(&mut pats, &t.words());

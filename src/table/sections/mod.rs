@@ -60,10 +60,14 @@ pub enum Kind {
     ToolIndex = 14,
     /// Path rules of file tools ([`PathEntry`]).
     Paths = 15,
+    /// Filters of the large deny/ask segment groups ([`GroupIndex`]).
+    DenyAskFilters = 16,
+    /// Filters of the large allow segment groups.
+    AllowFilters = 17,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 16] = [
         Kind::Strings,
         Kind::Rules,
         Kind::DenyAskPatterns,
@@ -78,6 +82,22 @@ impl Kind {
         Kind::AllowHash,
         Kind::ToolIndex,
         Kind::Paths,
+        Kind::DenyAskFilters,
+        Kind::AllowFilters,
+    ];
+
+    /// The sections of the deny/ask segment index, and of the allow one.
+    pub const DENY_ASK: [Kind; 4] = [
+        Kind::DenyAskPatterns,
+        Kind::DenyAskIndex,
+        Kind::DenyAskHash,
+        Kind::DenyAskFilters,
+    ];
+    pub const ALLOW: [Kind; 4] = [
+        Kind::AllowPatterns,
+        Kind::AllowIndex,
+        Kind::AllowHash,
+        Kind::AllowFilters,
     ];
 
     pub fn name(self) -> &'static str {
@@ -96,6 +116,8 @@ impl Kind {
             Kind::AllowHash => "allow key hash",
             Kind::ToolIndex => "tool index",
             Kind::Paths => "paths",
+            Kind::DenyAskFilters => "deny/ask group filters",
+            Kind::AllowFilters => "allow group filters",
         }
     }
 }
@@ -173,6 +195,11 @@ impl<'a> Words<'a> {
         Ok(out)
     }
 
+    /// The bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.0
+    }
+
     /// Words `at..at + n` as their own section.
     pub fn sub(&self, at: usize, n: usize) -> Result<Words<'a>, Bad> {
         let off = at.checked_mul(4).ok_or(Bad)?;
@@ -223,22 +250,15 @@ impl<'a> Sections<'a> {
     /// Borrow and check every section; `get` returns a section's bytes by kind.
     pub fn new(get: impl Fn(u32) -> Option<&'a [u8]>) -> Result<Sections<'a>, SectionError> {
         let sec = |k: Kind| get(k as u32).ok_or_else(|| SectionError::new(k, "missing"));
+        let four = |k: [Kind; 4]| -> Result<[&'a [u8]; 4], SectionError> {
+            Ok([sec(k[0])?, sec(k[1])?, sec(k[2])?, sec(k[3])?])
+        };
         let strings = Strings::new(sec(Kind::Strings)?);
         Ok(Sections {
             strings,
             rules: Rules::new(sec(Kind::Rules)?)?,
-            deny_ask: GroupIndex::segments(
-                [Kind::DenyAskPatterns, Kind::DenyAskIndex, Kind::DenyAskHash],
-                sec(Kind::DenyAskPatterns)?,
-                sec(Kind::DenyAskIndex)?,
-                sec(Kind::DenyAskHash)?,
-            )?,
-            allow: GroupIndex::segments(
-                [Kind::AllowPatterns, Kind::AllowIndex, Kind::AllowHash],
-                sec(Kind::AllowPatterns)?,
-                sec(Kind::AllowIndex)?,
-                sec(Kind::AllowHash)?,
-            )?,
+            deny_ask: GroupIndex::segments(Kind::DENY_ASK, four(Kind::DENY_ASK)?)?,
+            allow: GroupIndex::segments(Kind::ALLOW, four(Kind::ALLOW)?)?,
             content: Contents::new(sec(Kind::Content)?, sec(Kind::ContentIndex)?)?,
             regex: sec(Kind::Regex)?,
             tools: GroupIndex::tools(sec(Kind::ToolPatterns)?, sec(Kind::ToolIndex)?)?,

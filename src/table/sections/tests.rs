@@ -51,7 +51,7 @@ fn seg(kind: PatternKind, text: &str, r: u32) -> (Option<Vec<u8>>, u32, Vec<u8>)
 #[test]
 fn segment_index_round_trips_and_finds_groups() {
     let mut s = StringsWriter::default();
-    let (pats, idx, hash) = build_segments(
+    let [pats, idx, hash, filters] = build_segments(
         &mut s,
         vec![
             seg(PatternKind::Prefix, "git status", 0),
@@ -61,14 +61,14 @@ fn segment_index_round_trips_and_finds_groups() {
             seg(PatternKind::Prefix, "git status", 4),
         ],
     );
-    let kinds = [Kind::DenyAskPatterns, Kind::DenyAskIndex, Kind::DenyAskHash];
-    let g = GroupIndex::segments(kinds, &pats, &idx, &hash).unwrap();
+    let kinds = Kind::DENY_ASK;
+    let g = GroupIndex::segments(kinds, [&pats, &idx, &hash, &filters]).unwrap();
     let strings = Strings::new(&s.bytes);
-    assert_eq!(g.wild().unwrap(), 0..1);
+    assert_eq!(g.entries(&g.wild()).unwrap(), 0..1);
     assert_eq!(g.seg_entry(0).unwrap().rule, 1);
     let st = g.find(&strings, b"git status").unwrap().unwrap();
     let rules: Vec<u32> = g
-        .range(st.start, st.count)
+        .entries(&st)
         .unwrap()
         .map(|e| g.seg_entry(e).unwrap().rule)
         .collect();
@@ -80,15 +80,16 @@ fn segment_index_round_trips_and_finds_groups() {
     // The check at open: group count against length, the wild group against the entries.
     let mut short = idx.clone();
     short.truncate(idx.len() - 4);
-    let e = GroupIndex::segments(kinds, &pats, &short, &hash).unwrap_err();
+    let e = GroupIndex::segments(kinds, [&pats, &short, &hash, &filters]).unwrap_err();
     assert_eq!(e.kind, Kind::DenyAskIndex);
     let mut wild = idx.clone();
     wild[8..12].copy_from_slice(&9u32.to_le_bytes());
-    let e = GroupIndex::segments(kinds, &pats, &wild, &hash).unwrap_err();
+    let e = GroupIndex::segments(kinds, [&pats, &wild, &hash, &filters]).unwrap_err();
     assert!(e.what.contains("wild group"), "{e}");
-    let e = GroupIndex::segments(kinds, &pats, &idx, &hash[..hash.len() - 4]).unwrap_err();
+    let e =
+        GroupIndex::segments(kinds, [&pats, &idx, &hash[..hash.len() - 4], &filters]).unwrap_err();
     assert_eq!(e.kind, Kind::DenyAskHash);
-    let e = GroupIndex::segments(kinds, &pats[..7], &idx, &hash).unwrap_err();
+    let e = GroupIndex::segments(kinds, [&pats[..7], &idx, &hash, &filters]).unwrap_err();
     assert_eq!(e.kind, Kind::DenyAskPatterns);
 }
 
@@ -111,7 +112,7 @@ fn tool_index_keys_agree_with_lookups() {
     );
     let g = GroupIndex::tools(&pats, &idx).unwrap();
     let strings = Strings::new(&s.bytes);
-    assert_eq!(g.tool_entry(g.wild().unwrap().start).unwrap().rule, 1);
+    assert_eq!(g.tool_entry(g.wild().start).unwrap().rule, 1);
     let found: Vec<u32> = tool_lookup_keys("mcp__srv__tool")
         .iter()
         .filter_map(|k| g.find(&strings, k).unwrap())
@@ -206,4 +207,94 @@ fn index_keys() {
     );
     assert_eq!(key(PatternKind::Glob, "git pu*").as_deref(), Some("git"));
     assert_eq!(key(PatternKind::Glob, "*.sh --help"), None);
+}
+
+/// Compile `globs` into one group (key `git`) and match `reading` through the group's filter.
+fn filtered(globs: &[Vec<u8>], reading: &[u8]) -> (Vec<u32>, Vec<u32>) {
+    let mut s = StringsWriter::default();
+    let entries: Vec<_> = globs
+        .iter()
+        .enumerate()
+        .map(|(i, body)| {
+            let p = SegPattern {
+                body: body.clone(),
+                tail: i % 2 == 0,
+            };
+            (Some(b"git".to_vec()), i as u32, p.to_bytes())
+        })
+        .collect();
+    let [pats, idx, hash, filters] = build_segments(&mut s, entries);
+    let g = GroupIndex::segments(Kind::ALLOW, [&pats, &idx, &hash, &filters]).unwrap();
+    let strings = Strings::new(&s.bytes);
+    let grp = g.find(&strings, b"git").unwrap().unwrap();
+    let matches = |e: u32| {
+        let p = strings.bytes(g.seg_entry(e).unwrap().pattern).unwrap();
+        crate::pattern::match_bytes(p, reading).is_some()
+    };
+    let all: Vec<u32> = g.entries(&grp).unwrap().filter(|&e| matches(e)).collect();
+    let cands = g.candidates(&grp, &strings, reading).unwrap();
+    let via: Vec<u32> = match cands {
+        Some(c) => c.into_iter().filter(|&e| matches(e)).collect(),
+        None => all.clone(),
+    };
+    (via, all)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1500))]
+    /// A group's filter never drops an entry that matches: the entries matched through the
+    /// candidates are exactly those matched by trying every entry (`pattern::glob_tail`).
+    #[test]
+    fn group_filters_keep_every_match(
+        tails in proptest::collection::vec(
+            proptest::collection::vec(proptest::sample::select(vec![b'a', b'b', b'z', b'1', b' ', crate::pattern::STAR]), 0..8),
+            8..24),
+        rest in proptest::collection::vec(proptest::sample::select(vec![b'a', b'b', b'z', b'1', b' ']), 0..16),
+    ) {
+        let globs: Vec<Vec<u8>> = tails.iter().map(|t| [b"git ".to_vec(), t.clone()].concat()).collect();
+        let reading = [b"git ".to_vec(), rest].concat();
+        let (via, all) = filtered(&globs, &reading);
+        proptest::prop_assert_eq!(via, all);
+    }
+}
+
+#[test]
+fn a_filter_skips_globs_whose_literal_is_absent() {
+    let globs: Vec<Vec<u8>> = (0..100)
+        .map(|i| {
+            let mut b = b"git ".to_vec();
+            b.push(crate::pattern::STAR);
+            b.extend_from_slice(format!(" z{i}").as_bytes());
+            b
+        })
+        .collect();
+    let (via, all) = filtered(&globs, b"git push z42");
+    assert_eq!(via, all);
+    assert_eq!(all, [42]);
+    // The filter proposed only the entries whose literal occurs (` z42`, ` z4`).
+    let mut s = StringsWriter::default();
+    let entries: Vec<_> = globs
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            (
+                Some(b"git".to_vec()),
+                i as u32,
+                SegPattern {
+                    body: b.clone(),
+                    tail: true,
+                }
+                .to_bytes(),
+            )
+        })
+        .collect();
+    let [pats, idx, hash, filters] = build_segments(&mut s, entries);
+    let g = GroupIndex::segments(Kind::ALLOW, [&pats, &idx, &hash, &filters]).unwrap();
+    let strings = Strings::new(&s.bytes);
+    let grp = g.find(&strings, b"git").unwrap().unwrap();
+    let c = g
+        .candidates(&grp, &strings, b"git push z42")
+        .unwrap()
+        .unwrap();
+    assert_eq!(c, [4, 42]);
 }
