@@ -246,4 +246,7 @@ pub struct Policy {
     pub rules: Vec<Rule>,
     pub examples: Vec<Example>,
     pub sources: Vec<SourceStamp>,
+    /// Denial limits, sequence rules, the audit log (src/session/README.md).
+    #[serde(default)]
+    pub session: crate::session::policy::SessionPolicy,
 }

@@ -30,6 +30,7 @@ pub mod lower;
 pub mod paths;
 pub mod pattern;
 pub mod runtime;
+pub mod session;
 pub mod shell;
 #[cfg(feature = "compiler")]
 pub mod syntax;

@@ -58,7 +58,17 @@ fn load_and_compile_with(
             let diags = Diagnostics(
                 errs.iter()
                     .map(|e| {
-                        let rule = &policy.rules[e.rule];
+                        let Some(rule) = policy.rules.get(e.rule) else {
+                            return Diagnostic {
+                                severity: Severity::Error,
+                                code: crate::syntax::codes::E020,
+                                message: e.message.clone(),
+                                span: crate::ir::Span::default(),
+                                len: 1,
+                                line_text: String::new(),
+                                help: None,
+                            };
+                        };
                         Diagnostic {
                             severity: Severity::Error,
                             code: crate::syntax::codes::E020,
@@ -238,6 +248,10 @@ pub fn build(
         );
         return 1;
     }
+    let Some(seq_examples) = crate::session::examples::gate(&policy, &compiled, gh) else {
+        eprintln!("nothing written");
+        return 1;
+    };
     let sections: Vec<(u32, &[u8])> = compiled
         .sections
         .iter()
@@ -264,7 +278,7 @@ pub fn build(
     eprintln!(
         "compiled {} rule(s) and {} example(s) from {} file(s) into {} ({} bytes)",
         policy.rules.len(),
-        n,
+        n + seq_examples,
         policy.sources.len(),
         output.display(),
         bytes.len()
@@ -408,7 +422,11 @@ pub fn test(sources: &[PathBuf], format: Report) -> i32 {
         n - fails.len(),
         fails.len()
     ));
-    if fails.is_empty() {
+    let seq = crate::session::examples::gate(&policy, &compiled, gh);
+    if let Some(k) = seq.filter(|k| *k > 0) {
+        say(format!("{k} sequence example(s) passed"));
+    }
+    if fails.is_empty() && seq.is_some() {
         0
     } else {
         1

@@ -2,7 +2,7 @@
 //! the user, and prints. Each command is a thin glue over the library.
 
 #[cfg(feature = "compiler")]
-mod annotate;
+pub(crate) mod annotate;
 #[cfg(feature = "compiler")]
 mod build;
 mod decide;
@@ -16,6 +16,7 @@ mod import;
 mod init;
 #[cfg(feature = "compiler")]
 mod lint;
+mod session;
 mod trust;
 
 use clap::{Parser, Subcommand};
@@ -80,6 +81,10 @@ pub enum Command {
         tool: String,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Also show session ID's state (denial counts, armed sequences, history) and what
+        /// it makes of this command (src/session/README.md).
+        #[arg(long)]
+        session: Option<String>,
         /// The command (everything after `--`, or the trailing words).
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
         command: Vec<String>,
@@ -169,6 +174,29 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// A session's state (src/session/README.md): `show ID`, or `reset [ID]` (confirmed on
+    /// the terminal) to reset its denial counters and disarm its sequence rules.
+    Session {
+        #[command(subcommand)]
+        action: SessionAction,
+    },
+    /// Show the audit log (`session audit` in the policy; src/session/README.md), filtered.
+    Log {
+        #[arg(long)]
+        session: Option<String>,
+        /// deny, ask, allow or default.
+        #[arg(long)]
+        decision: Option<String>,
+        /// The winning rule's id.
+        #[arg(long)]
+        rule: Option<String>,
+        /// Also the rotated files, oldest first.
+        #[arg(long)]
+        all: bool,
+        /// The JSON lines as written.
+        #[arg(long)]
+        json: bool,
+    },
     /// Confirm on the terminal that a project's table may grant permissions.
     Trust {
         /// The project root (default: the current directory).
@@ -191,6 +219,23 @@ pub enum Command {
     Confirm {
         /// The project root (default: the current directory).
         project: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SessionAction {
+    /// Show the session's denial counts, armed sequences and recent calls.
+    Show {
+        id: String,
+        #[arg(long, default_value = "claude")]
+        host: String,
+    },
+    /// Reset the denial counters and disarm the sequences of session ID (every session
+    /// without ID); confirmed on the terminal. The hook denies it from an agent.
+    Reset {
+        id: Option<String>,
+        #[arg(long, default_value = "claude")]
+        host: String,
     },
 }
 
@@ -269,8 +314,26 @@ fn dispatch(cli: Cli) -> i32 {
             host,
             tool,
             format,
+            session,
             command,
-        } => explain::explain(table, &policy, &host, &tool, format, &command),
+        } => explain_with_session(table, &policy, &host, &tool, format, session, &command),
+        Command::Log {
+            session: sid,
+            decision,
+            rule,
+            all,
+            json,
+        } => session::log(
+            sid.as_deref(),
+            decision.as_deref(),
+            rule.as_deref(),
+            all,
+            json,
+        ),
+        Command::Session { action } => match action {
+            SessionAction::Show { id, host } => session::show(&host, &id),
+            SessionAction::Reset { id, host } => session::reset(&host, id.as_deref()),
+        },
         #[cfg(feature = "compiler")]
         Command::Lint {
             sources,
@@ -316,6 +379,32 @@ fn dispatch(cli: Cli) -> i32 {
             }
         }
         Command::Confirm { project } => trust::confirm_cmd(project),
+    }
+}
+
+/// `polc explain`, then with `--session ID` that session's history.
+#[cfg(feature = "compiler")]
+fn explain_with_session(
+    table: Option<PathBuf>,
+    policy: &[PathBuf],
+    host: &str,
+    tool: &str,
+    format: Format,
+    session: Option<String>,
+    command: &[String],
+) -> i32 {
+    let t = table.clone();
+    let code = explain::explain(table, policy, host, tool, format, command);
+    match session {
+        Some(sid) if code == 0 || code == 1 => {
+            let c = session::explain_block(t.as_deref(), host, &sid, &command.join(" "));
+            if c != 0 {
+                c
+            } else {
+                code
+            }
+        }
+        _ => code,
     }
 }
 

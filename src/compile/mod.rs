@@ -218,10 +218,11 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
     counts.insert("rules".to_string(), policy.rules.len() as u64);
     counts.insert("examples".to_string(), policy.examples.len() as u64);
     counts.insert("content_entries".to_string(), b.content_count as u64);
-    Ok(Compiled {
-        sections: b.finish(),
-        counts,
-    })
+    // Session features (src/session/): their own sections, none without them.
+    let session = crate::session::compile::sections(policy)?;
+    let mut sections = b.finish();
+    sections.extend(session);
+    Ok(Compiled { sections, counts })
 }
 
 impl Compiled {

@@ -183,6 +183,9 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     };
     let roots = super::session::roots(host, &inp);
     let root = roots.root.clone();
+    if crate::session::hook::is_post_tool(&inp) {
+        return crate::session::hook::post_tool(host, &inp, &root);
+    }
     let cwd = inp
         .cwd
         .as_deref()
@@ -219,8 +222,21 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         &roots,
         layers.state_dir.as_deref(),
     );
-    let a = finalize(host, &inp, decided.decision, reason(&decided));
+    // Denial limits, sequence rules, the audit log (src/session/README.md); nothing without
+    // them.
+    let sess = crate::session::hook::after_decision(
+        host,
+        ev,
+        &inp,
+        &mapped,
+        &decided.loaded,
+        &cwd,
+        &roots.root,
+        (decided.decision, reason(&decided)),
+    );
+    let a = finalize(host, &inp, sess.decision, sess.reason.clone());
     let mut r = host.render(&a, ev);
+    sess.render(host, ev, &mut r);
     if r.stderr.is_none() {
         r.stderr = notice(&decided);
     }

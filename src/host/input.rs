@@ -26,6 +26,11 @@ pub struct HookInput {
     pub transcript_path: Option<String>,
     /// Cursor: the workspace folders.
     pub workspace_roots: Vec<String>,
+    /// The call's id (Claude `tool_use_id`): a post-tool event for a call polc asked about
+    /// resets the session's denial counters (src/session/README.md).
+    pub tool_use_id: Option<String>,
+    /// The user's turn (Codex `turn_id`, Claude `prompt_id`; Cursor `generation_id`).
+    pub turn_id: Option<String>,
 }
 
 /// Why the input cannot be read (the error row).
@@ -86,6 +91,8 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput, BadInput> {
         permission_mode: str_field(&v, &["permission_mode", "permissionMode"]),
         transcript_path: str_field(&v, &["transcript_path"]),
         workspace_roots,
+        tool_use_id: str_field(&v, &["tool_use_id", "toolUseId"]),
+        turn_id: str_field(&v, &["turn_id", "prompt_id", "turnId", "promptId"]),
     })
 }
 

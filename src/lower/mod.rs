@@ -10,6 +10,8 @@ use crate::syntax::{
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
+mod session;
+
 /// Read every source (a `.pol` file, a `permcheck.json`, a directory of them (recursively,
 /// sorted by path for determinism, only *.pol and permcheck.json / *.json files that are
 /// polc policies), or an agent settings file `settings.json`/`settings.local.json` whose
@@ -85,6 +87,8 @@ struct Loader<'a> {
     loaded: HashSet<PathBuf>,
     /// Canonical paths of the include chain being read (for cycle detection).
     stack: Vec<PathBuf>,
+    /// `session …` and `sequence` items, in source order (`session.rs`).
+    session_items: Vec<crate::syntax::Item>,
 }
 
 fn canonical(p: &Path) -> PathBuf {
@@ -133,6 +137,7 @@ impl<'a> Loader<'a> {
             sources: Vec::new(),
             loaded: HashSet::new(),
             stack: Vec::new(),
+            session_items: Vec::new(),
         }
     }
 
@@ -311,6 +316,7 @@ impl<'a> Loader<'a> {
                     self.rules.push(r);
                 }
                 Item::Example(e) => self.examples.push(e),
+                it @ (Item::Session(_) | Item::Sequence(_)) => self.session_items.push(it),
                 Item::Include(inc) => {
                     let target = Path::new(&inc.value);
                     let resolved = if target.is_absolute() {
@@ -378,6 +384,7 @@ impl<'a> Loader<'a> {
             .into_iter()
             .filter_map(|e| self.example(e))
             .collect();
+        let session = self.lower_session(&mut taken, &explicit);
         if self.diags.has_errors() {
             return Err(self.diags);
         }
@@ -386,6 +393,7 @@ impl<'a> Loader<'a> {
                 rules: out,
                 examples,
                 sources: self.sources,
+                session,
             },
             self.diags,
         ))

@@ -16,6 +16,8 @@ use pest::Parser;
 
 type R = super::Rule;
 
+mod session;
+
 /// Parse a DSL source. Syntax and tool errors go to `diags`.
 pub fn parse(src: &SourceText, diags: &mut Diagnostics) -> Ast {
     let text = src.text.as_str();
@@ -251,6 +253,8 @@ impl Cx<'_> {
                 self.example(body).map(Item::Example)
             }
             R::rule => self.rule(inner).map(Item::Rule),
+            R::session_item => self.session_item(inner),
+            R::sequence => self.sequence(inner),
             _ => None,
         }
     }

@@ -11,6 +11,7 @@ pub mod codes;
 pub mod diag;
 pub mod dsl;
 pub mod json;
+pub mod session;
 
 pub use diag::{Diagnostic, Diagnostics, Severity, SourceText};
 
@@ -71,6 +72,10 @@ pub enum Item {
     Example(AstExample),
     /// `include "path"` (DSL only): the path as written, relative to the including file.
     Include(Located<String>),
+    /// `session …` (DSL only; src/session/README.md).
+    Session(session::AstSession),
+    /// `deny sequence { … }` (DSL only).
+    Sequence(session::AstSequence),
 }
 
 /// A parsed source file. Items that could be read are kept even when others had errors, so

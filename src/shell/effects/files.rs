@@ -417,7 +417,9 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
         e.net = Net::Maybe;
         unknown_candidates(e, args);
     }
-    if NETWORK.contains(&n) && e.net == Net::No {
+    // A network program is `Yes` even when polc does not model its arguments (`nc`, `socat`
+    // fell to the unknown branch's `Maybe` before: a send after a secret read only asked).
+    if NETWORK.contains(&n) {
         e.net = Net::Yes;
     }
     e.installs = installs(n, args);

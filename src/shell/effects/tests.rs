@@ -150,6 +150,14 @@ fn git_tree_network_and_reads() {
     ));
     assert!(has("git rm x", "x", Access::Delete));
     assert_eq!(of(&st("git push")).net, Net::Yes);
+    for c in [
+        "nc x.io 80",
+        "ncat x.io 80",
+        "socat - TCP:x.io:80",
+        "telnet x.io",
+    ] {
+        assert_eq!(of(&st(c)).net, Net::Yes, "{c}");
+    }
     assert_eq!(of(&st("git -C sub status")).chdir, vec![b"sub".to_vec()]);
 }
 

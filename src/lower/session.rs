@@ -1,0 +1,214 @@
+//! Lowering the session items (`session …`, `VERDICT sequence { … }`; src/session/README.md).
+
+use super::Loader;
+use crate::ir::{Decision, Verdict};
+use crate::session::policy::{
+    Audit, Limits, SeqExample, Sequence, SessionPolicy, Step, DEFAULT_CONSECUTIVE, DEFAULT_TOTAL,
+};
+use crate::syntax::session::{AstSequence, AstSession};
+use crate::syntax::{AstRule, Located};
+
+/// The longest chain a sequence rule may have (each step is one more state to keep).
+pub const MAX_STEPS: usize = 4;
+
+impl Loader<'_> {
+    pub(super) fn session_item(&mut self, s: AstSession, out: &mut SessionPolicy) {
+        match s {
+            AstSession::Denials {
+                consecutive,
+                total,
+                span,
+            } => {
+                let mut lim = |v: Option<Located<i64>>, dflt: u32| -> u32 {
+                    match v {
+                        None => dflt,
+                        Some(l) if (1..=10_000).contains(&l.value) => l.value as u32,
+                        Some(l) => {
+                            let d = self
+                                .at(
+                                    crate::syntax::codes::E014,
+                                    "limit out of range",
+                                    &l.span,
+                                    l.len,
+                                )
+                                .with_help("a denial limit is between 1 and 10000");
+                            self.diags.push(d);
+                            dflt
+                        }
+                    }
+                };
+                let l = Limits {
+                    consecutive: lim(consecutive, DEFAULT_CONSECUTIVE),
+                    total: lim(total, DEFAULT_TOTAL),
+                };
+                if out.limits.is_some() {
+                    let d = self
+                        .at(
+                            crate::syntax::codes::E016,
+                            "denial limits given twice",
+                            &span,
+                            7,
+                        )
+                        .with_help("give `session denials` once across all sources");
+                    self.diags.push(d);
+                }
+                out.limits = Some(l);
+            }
+            AstSession::Audit { hash, .. } => {
+                let prev = out.audit.map(|a| a.hash).unwrap_or(false);
+                out.audit = Some(Audit { hash: hash || prev });
+            }
+        }
+    }
+
+    pub(super) fn sequence(&mut self, s: AstSequence, id: String) -> Option<Sequence> {
+        let mut ok = self.hosts_ok(s.hosts.as_deref().unwrap_or(&[]));
+        let bad = |this: &mut Self, msg: &str, help: &str| {
+            let d = this
+                .at(crate::syntax::codes::E017, msg, &s.span, s.len)
+                .with_help(help.to_string());
+            this.diags.push(d);
+        };
+        if s.verdict == Verdict::Allow {
+            ok = false;
+            bad(
+                self,
+                "a sequence rule cannot allow",
+                "write `deny sequence` or `ask sequence`",
+            );
+        }
+        if s.steps.len() < 2 || s.steps.len() > MAX_STEPS {
+            ok = false;
+            bad(
+                self,
+                &format!(
+                    "a sequence needs 2 to {MAX_STEPS} steps, this one has {}",
+                    s.steps.len()
+                ),
+                "give each step on its own `step` line, in order",
+            );
+        }
+        let mut steps = Vec::new();
+        for (i, st) in s.steps.iter().enumerate() {
+            if st.net {
+                steps.push(Step::Net);
+                continue;
+            }
+            if st.tool.is_empty() {
+                ok = false;
+                continue;
+            }
+            let ast = AstRule {
+                verdict: Verdict::Deny,
+                tool: st.tool.clone(),
+                patterns: st.patterns.clone(),
+                id: None,
+                reason: None,
+                priority: None,
+                hosts: s.hosts.clone(),
+                tags: Vec::new(),
+                examples: Vec::new(),
+                text: crate::syntax::clip_text(&format!("step {}", i + 1)),
+                span: st.span.clone(),
+                len: 4,
+            };
+            match self.rule(ast, format!("{id}#{}", i + 1)) {
+                Some(r) => steps.push(Step::Rule(Box::new(r))),
+                None => ok = false,
+            }
+        }
+        let examples = self.sequence_examples(&s, &mut ok);
+        if !ok {
+            return None;
+        }
+        Some(Sequence {
+            id,
+            verdict: s.verdict,
+            reason: s.reason,
+            steps,
+            interrupt: s.interrupt,
+            hosts: s
+                .hosts
+                .unwrap_or_default()
+                .into_iter()
+                .map(|h| h.value)
+                .collect(),
+            text: s.text,
+            span: s.span,
+            tier: self.tier,
+            examples,
+        })
+    }
+
+    /// A sequence rule's examples; `ok` turns false on a bad host or expectation.
+    fn sequence_examples(&mut self, s: &AstSequence, ok: &mut bool) -> Vec<SeqExample> {
+        let mut examples = Vec::new();
+        for e in &s.examples {
+            if let Some(h) = &e.host {
+                *ok &= self.hosts_ok(std::slice::from_ref(h));
+            }
+            match Decision::parse(&e.expect.value) {
+                Some(expect) => examples.push(SeqExample {
+                    calls: e.calls.clone(),
+                    host: e.host.as_ref().map(|h| h.value.clone()),
+                    expect,
+                    span: e.span.clone(),
+                }),
+                None => {
+                    *ok = false;
+                    let d = self
+                        .at(
+                            crate::syntax::codes::E011,
+                            format!("bad example expectation `{}`", e.expect.value),
+                            &e.expect.span,
+                            e.expect.len,
+                        )
+                        .with_help("expected allow, ask, deny or default");
+                    self.diags.push(d);
+                }
+            }
+        }
+        examples
+    }
+}
+
+impl Loader<'_> {
+    /// Every session item read, lowered; sequence ids share the rules' id space.
+    pub(super) fn lower_session(
+        &mut self,
+        taken: &mut std::collections::HashSet<String>,
+        explicit: &std::collections::HashMap<String, crate::ir::Span>,
+    ) -> SessionPolicy {
+        let mut out = SessionPolicy::default();
+        let items = std::mem::take(&mut self.session_items);
+        for it in items {
+            match it {
+                crate::syntax::Item::Session(s) => self.session_item(s, &mut out),
+                crate::syntax::Item::Sequence(s) => {
+                    let id = match &s.id {
+                        Some(id) => {
+                            if explicit.contains_key(&id.value) || !taken.insert(id.value.clone()) {
+                                let d = self
+                                    .at(
+                                        crate::syntax::codes::E007,
+                                        format!("duplicate rule id `{}`", id.value),
+                                        &id.span,
+                                        id.len,
+                                    )
+                                    .with_help("ids must be unique across all sources");
+                                self.diags.push(d);
+                            }
+                            id.value.clone()
+                        }
+                        None => super::derive_id(&s.span, taken),
+                    };
+                    if let Some(seq) = self.sequence(s, id) {
+                        out.sequences.push(seq);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,197 @@
+//! `polc build` / `polc test`: sequence rules' examples, each a new session run through the
+//! same code as the hook (an in-memory state), and the per-host warnings.
+
+use super::check::{self, CallInfo, Features};
+use super::policy::SeqExample;
+use super::record::State;
+use crate::compile::Compiled;
+use crate::ir::{Decision, Policy};
+use crate::runtime::table_rules::TableRules;
+use crate::runtime::{decide, Request};
+use crate::syntax::diag::{Diagnostic, Diagnostics, Severity};
+
+/// A failed sequence example.
+pub struct Failure<'a> {
+    pub example: &'a SeqExample,
+    pub got: Decision,
+    pub detail: String,
+}
+
+/// Runs one example's calls in a new session; the last call's decision and its reason.
+pub fn run_calls(
+    rules: &TableRules<'_>,
+    f: &Features<'_>,
+    calls: &[String],
+    host: &str,
+) -> (Decision, String) {
+    let ctx = crate::runtime::Context::from_env();
+    let mut st = State::default();
+    let mut last = (Decision::Default, String::new());
+    for cmd in calls {
+        let req = Request::Bash {
+            command: cmd.clone(),
+        };
+        let d = match decide(rules, host, &req) {
+            Ok(out) => (out.decision, super::hook::reason_of(rules, out)),
+            Err(_) => (Decision::Deny, "table corrupt".into()),
+        };
+        let reqs = [&req];
+        let info = CallInfo {
+            host,
+            permission_request: false,
+            can_prompt: true,
+            tool_use_id: "",
+            turn: "",
+            requests: &reqs,
+            ctx: &ctx,
+        };
+        match check::apply(f, &st, &info, d, cmd.clone()) {
+            Ok(v) => {
+                let _ = st.apply(&v.call.line('p'));
+                last = (v.decision, v.reason);
+            }
+            Err(why) => return (Decision::Deny, why),
+        }
+    }
+    last
+}
+
+/// Every sequence example of the policy; (how many, the failures).
+pub fn check<'a>(policy: &'a Policy, compiled: &Compiled) -> (usize, Vec<Failure<'a>>) {
+    let mut fails = Vec::new();
+    let mut n = 0;
+    let Ok(rules) = TableRules::new(|k| compiled.section(k)) else {
+        return (0, fails);
+    };
+    let mut f = Features::default();
+    if let Err(why) = f.add(|k| compiled.section(k)) {
+        for s in &policy.session.sequences {
+            for e in &s.examples {
+                fails.push(Failure {
+                    example: e,
+                    got: Decision::Deny,
+                    detail: why.clone(),
+                });
+            }
+        }
+        return (0, fails);
+    }
+    for s in &policy.session.sequences {
+        for e in &s.examples {
+            n += 1;
+            let host = e.host.as_deref().unwrap_or("claude");
+            let (got, why) = run_calls(&rules, &f, &e.calls, host);
+            if got != e.expect {
+                fails.push(Failure {
+                    example: e,
+                    got,
+                    detail: why,
+                });
+            }
+        }
+    }
+    (n, fails)
+}
+
+/// Warnings: hosts where a sequence rule's interrupt is a plain deny, and `polc decide`
+/// callers, which keep no session.
+pub fn warnings(policy: &Policy) -> Diagnostics {
+    let mut d = Diagnostics::new();
+    for s in &policy.session.sequences {
+        let hosts: Vec<&str> = if s.hosts.is_empty() {
+            crate::ir::CLAUDE_AUTHORITY_HOSTS
+                .iter()
+                .chain(crate::ir::HOST_AUTHORITATIVE_HOSTS)
+                .copied()
+                .collect()
+        } else {
+            s.hosts.iter().map(String::as_str).collect()
+        };
+        let no_state: Vec<&str> = hosts
+            .iter()
+            .copied()
+            .filter(|h| !crate::host::HOOK_HOSTS.contains(h))
+            .collect();
+        let no_int: Vec<&str> = hosts
+            .iter()
+            .copied()
+            .filter(|h| crate::host::HOOK_HOSTS.contains(h) && !super::hook::can_interrupt(h))
+            .collect();
+        let mut push = |msg: String| {
+            d.push(Diagnostic {
+                severity: Severity::Warning,
+                code: crate::syntax::codes::W006,
+                message: msg,
+                span: s.span.clone(),
+                len: 4,
+                line_text: s.text.clone(),
+                help: None,
+            })
+        };
+        if s.interrupt && !no_int.is_empty() {
+            push(format!(
+                "sequence `{}`: {} cannot end the agent's turn; there the interrupt is a plain deny",
+                s.id,
+                no_int.join(", ")
+            ));
+        }
+        if !no_state.is_empty() {
+            push(format!(
+                "sequence `{}`: the plugin callers of `polc decide` ({}) keep no session; the sequence does not apply there",
+                s.id,
+                no_state.join(", ")
+            ));
+        }
+    }
+    d
+}
+
+/// For `polc build` and `polc test`: prints warnings and failures; how many sequence
+/// examples passed, `None` when any failed.
+pub fn gate(
+    policy: &Policy,
+    compiled: &Compiled,
+    gh: Option<&crate::cli::annotate::Sink>,
+) -> Option<usize> {
+    let w = warnings(policy);
+    if !w.0.is_empty() {
+        eprint!("{}", w.render_all());
+        if let Some(sink) = gh {
+            sink.diags(&w);
+        }
+    }
+    let (n, fails) = check(policy, compiled);
+    if fails.is_empty() {
+        return Some(n);
+    }
+    let diags = Diagnostics(
+        fails
+            .iter()
+            .map(|f| Diagnostic {
+                severity: Severity::Error,
+                code: crate::syntax::codes::E021,
+                message: format!(
+                    "sequence example {} expected {}, got {}",
+                    f.example
+                        .calls
+                        .iter()
+                        .map(|c| format!("{c:?}"))
+                        .collect::<Vec<_>>()
+                        .join(" then "),
+                    f.example.expect,
+                    f.got
+                ),
+                span: f.example.span.clone(),
+                len: 7,
+                line_text: String::new(),
+                help: Some(f.detail.clone()),
+            })
+            .collect(),
+    );
+    eprint!("{}", diags.render_all());
+    if let Some(sink) = gh {
+        sink.diags(&diags);
+    }
+    eprintln!("error: {} of {n} sequence example(s) failed", fails.len());
+    None
+}

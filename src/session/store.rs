@@ -1,0 +1,325 @@
+//! The session's state file: `<state>/session-state/<sha256(key)>`, mode 0600, in the fixed
+//! state folder (`runtime::state::state_dir`; self-protection denies writes there).
+//!
+//! Each call opens the file once (`O_APPEND`, `O_NOFOLLOW`, `O_NONBLOCK`), takes a shared
+//! `flock` (waiting at most [`LOCK_WAIT`]), checks the descriptor is still the file at the
+//! path, reads and folds it, and appends one record with one `write` (under `PIPE_BUF`, so
+//! concurrent appends never interleave). Hooks of one session append under the shared lock at
+//! once; trimming at [`SOFT_CAP`] takes the exclusive lock, so no append can land in a file
+//! being replaced (an appender that finds the path moved re-opens it). A file locked from
+//! outside past the deadline is an error, never "no state": the caller then asks.
+
+use super::record::{State, KEEP_HISTORY, MAX_LINE};
+use crate::runtime::state as rstate;
+use std::io::{Read, Seek, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+pub const DIR: &str = "session-state";
+/// Past this size the raw history is trimmed (counters and armed sequences kept).
+pub const SOFT_CAP: u64 = 4 << 10;
+/// A file larger than this is not polc's (or its trim keeps failing): an error.
+pub const HARD_CAP: u64 = 1 << 20;
+/// How long a hook waits for the lock before it gives up and asks.
+pub const LOCK_WAIT: Duration = Duration::from_millis(250);
+
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+/// The file name for a session key (host and session id, or host and project root).
+pub fn name(key: &[&[u8]]) -> String {
+    let mut parts: Vec<&[u8]> = vec![b"polc-session-state-1"];
+    parts.extend_from_slice(key);
+    rstate::name_of(&parts)
+}
+
+pub fn file_path(state_dir: &Path, key: &[&[u8]]) -> PathBuf {
+    state_dir.join(DIR).join(name(key))
+}
+
+/// An open, locked (shared) state file and its folded state.
+pub struct Open {
+    file: std::fs::File,
+    path: PathBuf,
+    pub state: State,
+    text: String,
+}
+
+pub(crate) fn lock(f: &std::fs::File, how: i32, wait: Duration) -> bool {
+    use std::os::fd::AsRawFd;
+    let start = Instant::now();
+    loop {
+        // SAFETY: flock on a descriptor we own.
+        if unsafe { libc::flock(f.as_raw_fd(), how | libc::LOCK_NB) } == 0 {
+            return true;
+        }
+        if start.elapsed() >= wait {
+            return false;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+pub(crate) fn same_file(f: &std::fs::File, path: &Path) -> bool {
+    match (f.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+fn open_flags(create: bool) -> std::fs::OpenOptions {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true)
+        .append(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK);
+    if create {
+        o.create(true);
+    }
+    o
+}
+
+/// Opens the session's state. `Ok(None)`: there is none and `create` is false. `Err`: the
+/// reason it cannot be read or updated (the caller asks).
+pub fn open(state_dir: &Path, key: &[&[u8]], create: bool) -> Result<Option<Open>, String> {
+    let dir = state_dir.join(DIR);
+    let path = dir.join(name(key));
+    let shown = || path.display().to_string();
+    for _ in 0..4 {
+        let f = match open_flags(false).open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if !create {
+                    return Ok(None);
+                }
+                rstate::ensure_dir(&dir).map_err(|e| {
+                    format!(
+                        "cannot make the session state folder {}: {e}",
+                        dir.display()
+                    )
+                })?;
+                let live = sweep(&dir, crate::host::session::IDLE_EXPIRY);
+                let cap = crate::host::session::MAX_LIVE_SESSIONS;
+                if live >= cap {
+                    return Err(format!(
+                        "{live} live session states are kept in {} (cap {cap}); new sessions are refused until idle ones expire",
+                        dir.display()
+                    ));
+                }
+                open_flags(true)
+                    .open(&path)
+                    .map_err(|e| format!("cannot create the session state {}: {e}", shown()))?
+            }
+            Err(e) => {
+                return Err(format!(
+                    "the session state {} cannot be opened: {e}",
+                    shown()
+                ))
+            }
+        };
+        let m = f
+            .metadata()
+            .map_err(|e| format!("the session state {} cannot be read: {e}", shown()))?;
+        // SAFETY: geteuid has no preconditions.
+        let me = unsafe { libc::geteuid() };
+        if !m.is_file() || m.uid() != me {
+            return Err(format!("the session state {} is not polc's file", shown()));
+        }
+        if m.len() > HARD_CAP {
+            return Err(format!(
+                "the session state {} is over {} bytes",
+                shown(),
+                HARD_CAP
+            ));
+        }
+        if !lock(&f, libc::LOCK_SH, LOCK_WAIT) {
+            return Err(format!(
+                "the session state {} stayed locked past {} ms",
+                shown(),
+                LOCK_WAIT.as_millis()
+            ));
+        }
+        if !same_file(&f, &path) {
+            continue; // trimmed and replaced meanwhile: the new file
+        }
+        let mut text = String::new();
+        (&f).take(HARD_CAP)
+            .read_to_string(&mut text)
+            .map_err(|e| format!("the session state {} cannot be read: {e}", shown()))?;
+        let state =
+            State::fold(&text).map_err(|why| format!("the session state {}: {why}", shown()))?;
+        return Ok(Some(Open {
+            file: f,
+            path,
+            state,
+            text,
+        }));
+    }
+    Err(format!(
+        "the session state {} keeps being replaced",
+        shown()
+    ))
+}
+
+impl Open {
+    /// Appends one record (one `write`), then trims when the file passed [`SOFT_CAP`].
+    pub fn append(mut self, line: &str) -> Result<(), String> {
+        if line.len() > MAX_LINE || !line.ends_with('\n') {
+            return Err("internal: a session record over its size".into());
+        }
+        let n = self.file.write(line.as_bytes()).map_err(|e| {
+            format!(
+                "cannot update the session state {}: {e}",
+                self.path.display()
+            )
+        })?;
+        if n != line.len() {
+            return Err(format!(
+                "cannot update the session state {}: a short write",
+                self.path.display()
+            ));
+        }
+        let len = self
+            .file
+            .stream_position()
+            .unwrap_or(0)
+            .max(self.text.len() as u64 + n as u64);
+        if len > SOFT_CAP {
+            self.trim();
+        }
+        Ok(())
+    }
+
+    /// Drops old raw history: a snapshot of what it folded, then the last calls as they were.
+    /// Best effort: when the lock is busy the next call tries again.
+    fn trim(self) {
+        use std::os::fd::AsRawFd;
+        let Open { file, path, .. } = self;
+        // Upgrade to exclusive: wait for the appenders of this moment (microseconds).
+        if !lock(&file, libc::LOCK_EX, Duration::from_millis(20)) || !same_file(&file, &path) {
+            return;
+        }
+        let mut text = String::new();
+        let mut f = &file;
+        if f.rewind().is_err() || f.take(HARD_CAP).read_to_string(&mut text).is_err() {
+            return;
+        }
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        // The last calls, as long as they take at most half the cap (else every call trims).
+        let mut keep = 0;
+        let mut bytes = 0;
+        for l in lines.iter().rev().take(KEEP_HISTORY) {
+            if bytes + l.len() > (SOFT_CAP / 2) as usize {
+                break;
+            }
+            bytes += l.len();
+            keep += 1;
+        }
+        let head: String = lines[..lines.len() - keep].concat();
+        let Ok(folded) = State::fold(&head) else {
+            return;
+        };
+        let mut out = folded.snapshot_line(now_ms());
+        for l in &lines[lines.len() - keep..] {
+            out.push_str(l);
+        }
+        let dir = path.parent().unwrap_or(Path::new("/"));
+        let tmp = dir.join(format!(
+            "{}{}-{}",
+            rstate::TEMP_PREFIX,
+            std::process::id(),
+            now_ms()
+        ));
+        let ok = (|| -> std::io::Result<()> {
+            let mut t = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+                .open(&tmp)?;
+            t.write_all(out.as_bytes())?;
+            std::fs::rename(&tmp, &path)
+        })();
+        if ok.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        // The exclusive lock on the old file is held until here: appenders waiting for it
+        // find the path moved and re-open the new file.
+        let _ = file.as_raw_fd();
+        drop(file);
+    }
+}
+
+/// Removes state files idle past `expiry` and dead writers' temporary files; the number of
+/// state files left.
+pub fn sweep(dir: &Path, expiry: Duration) -> usize {
+    rstate::sweep_temps(dir);
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let now = SystemTime::now();
+    let mut live = 0;
+    for e in rd.flatten() {
+        if e.file_name().to_str().is_some_and(|n| n.starts_with('.')) {
+            continue;
+        }
+        let idle = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok());
+        if idle.is_some_and(|i| i > expiry) {
+            let _ = std::fs::remove_file(e.path());
+        } else {
+            live += 1;
+        }
+    }
+    live
+}
+
+/// Appends a reset by a person (`polc session reset`) to every state file named, or to all.
+pub fn reset(state_dir: &Path, file: Option<&Path>) -> Result<usize, String> {
+    let dir = state_dir.join(DIR);
+    let files: Vec<PathBuf> = match file {
+        Some(f) => vec![f.to_path_buf()],
+        None => match std::fs::read_dir(&dir) {
+            Ok(rd) => rd
+                .flatten()
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .map(|e| e.path())
+                .collect(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(format!("cannot list {}: {e}", dir.display())),
+        },
+    };
+    let mut n = 0;
+    for p in files {
+        let f = match open_flags(false).open(&p) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(format!("cannot open {}: {e}", p.display())),
+        };
+        if !lock(&f, libc::LOCK_EX, Duration::from_secs(2)) {
+            return Err(format!("{} stays locked", p.display()));
+        }
+        // A damaged file cannot be repaired by a record: replace it with a clean start.
+        let mut text = String::new();
+        let damaged =
+            (&f).take(HARD_CAP).read_to_string(&mut text).is_err() || State::fold(&text).is_err();
+        if damaged {
+            let clean = super::record::reset_line(now_ms(), "terminal", "");
+            std::fs::write(&p, clean)
+                .map_err(|e| format!("cannot rewrite {}: {e}", p.display()))?;
+        } else {
+            (&f).write_all(super::record::reset_line(now_ms(), "terminal", "").as_bytes())
+                .map_err(|e| format!("cannot update {}: {e}", p.display()))?;
+        }
+        n += 1;
+    }
+    Ok(n)
+}

@@ -1,0 +1,180 @@
+//! DSL parsing of the session items (`session …`, `VERDICT sequence { … }`).
+
+use super::{Cx, R};
+use crate::ir::Verdict;
+use crate::syntax::session::{AstSeqExample, AstSequence, AstSession, AstStep};
+use crate::syntax::{clip_text, Item};
+use pest::iterators::Pair;
+
+impl Cx<'_> {
+    pub(super) fn session_item(&mut self, p: Pair<'_, R>) -> Option<Item> {
+        let span = self.located(&p, ()).span;
+        let body = p.into_inner().nth(1)?;
+        match body.as_rule() {
+            R::sess_denials => {
+                let (mut consecutive, mut total) = (None, None);
+                for lim in body.into_inner().filter(|x| x.as_rule() == R::sess_limit) {
+                    let mut it = lim.into_inner();
+                    let kind = it.next()?;
+                    let v = it.next()?;
+                    let n = v.as_str().parse::<i64>().unwrap_or(i64::MAX);
+                    let slot = if kind.as_str() == "consecutive" {
+                        &mut consecutive
+                    } else {
+                        &mut total
+                    };
+                    if slot.is_some() {
+                        self.error(
+                            crate::syntax::codes::E016,
+                            format!("duplicate limit `{}`", kind.as_str()),
+                            &kind,
+                        );
+                        continue;
+                    }
+                    *slot = Some(self.located(&v, n));
+                }
+                Some(Item::Session(AstSession::Denials {
+                    consecutive,
+                    total,
+                    span,
+                }))
+            }
+            R::sess_audit => Some(Item::Session(AstSession::Audit {
+                hash: body.into_inner().any(|x| x.as_rule() == R::kw_hash),
+                span,
+            })),
+            _ => None,
+        }
+    }
+
+    pub(super) fn sequence(&mut self, p: Pair<'_, R>) -> Option<Item> {
+        let mut parts = p.into_inner();
+        let verdict_p = parts.next()?;
+        let verdict = Verdict::parse(verdict_p.as_str())?;
+        let vloc = self.located(&verdict_p, ());
+        let _kw = parts.next()?;
+        let block = parts.next()?;
+        let mut seq = AstSequence {
+            verdict,
+            id: None,
+            reason: None,
+            hosts: None,
+            tags: Vec::new(),
+            steps: Vec::new(),
+            interrupt: false,
+            examples: Vec::new(),
+            text: String::new(),
+            span: vloc.span,
+            len: vloc.len,
+        };
+        let mut seen: Vec<&'static str> = Vec::new();
+        let mut text = format!("{} sequence", verdict.as_str());
+        for attr in block.into_inner() {
+            if attr.as_rule() != R::seq_attr {
+                continue;
+            }
+            let Some(a) = attr.into_inner().next() else {
+                continue;
+            };
+            let key = match a.as_rule() {
+                R::attr_id => "id",
+                R::attr_reason => "reason",
+                R::attr_hosts => "hosts",
+                R::attr_tags => "tags",
+                R::seq_interrupt => "interrupt",
+                _ => "",
+            };
+            if !key.is_empty() {
+                if seen.contains(&key) {
+                    self.error(
+                        crate::syntax::codes::E016,
+                        format!("duplicate attribute `{key}`"),
+                        &a,
+                    )
+                    .help = Some(format!("give `{key}` once per sequence"));
+                    continue;
+                }
+                seen.push(key);
+            }
+            match a.as_rule() {
+                R::attr_id => {
+                    if let Some(v) = a.into_inner().nth(1) {
+                        seq.id = Some(self.located(&v, v.as_str().to_string()));
+                    }
+                }
+                R::attr_reason => {
+                    if let Some(v) = a.into_inner().nth(1) {
+                        seq.reason = self.string(&v);
+                    }
+                }
+                R::attr_hosts => {
+                    seq.hosts = Some(
+                        a.into_inner()
+                            .skip(1)
+                            .map(|h| self.located(&h, h.as_str().to_string()))
+                            .collect(),
+                    );
+                }
+                R::attr_tags => {
+                    seq.tags = a
+                        .into_inner()
+                        .skip(1)
+                        .map(|t| t.as_str().to_string())
+                        .collect();
+                }
+                R::seq_interrupt => seq.interrupt = true,
+                R::seq_step => {
+                    let span = self.located(&a, ()).span;
+                    let shown = a.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
+                    let mut it = a.into_inner().skip(1);
+                    let first = it.next()?;
+                    let mut step = AstStep {
+                        net: false,
+                        tool: String::new(),
+                        patterns: Vec::new(),
+                        span,
+                    };
+                    if first.as_rule() == R::kw_net {
+                        step.net = true;
+                    } else {
+                        step.tool = self.tool(first).unwrap_or_default();
+                        for pat in it {
+                            if let Some(pt) = self.pattern(pat) {
+                                step.patterns.push(pt);
+                            }
+                        }
+                    }
+                    text.push_str(&format!("; {shown}"));
+                    seq.steps.push(step);
+                }
+                R::seq_example => {
+                    let span = self.src.span(self.start(&a));
+                    let mut calls = Vec::new();
+                    let (mut host, mut expect) = (None, None);
+                    for part in a.into_inner() {
+                        match part.as_rule() {
+                            R::string => calls.extend(self.string(&part)),
+                            R::example_host => {
+                                let h = part.into_inner().nth(1)?;
+                                host = Some(self.located(&h, h.as_str().to_string()));
+                            }
+                            R::expectation => {
+                                expect = Some(self.located(&part, part.as_str().to_string()))
+                            }
+                            _ => {}
+                        }
+                    }
+                    seq.examples.push(AstSeqExample {
+                        calls,
+                        host,
+                        expect: expect?,
+                        span,
+                    });
+                }
+                _ => {}
+            }
+        }
+        seq.text = clip_text(&text);
+        Some(Item::Sequence(seq))
+    }
+}
