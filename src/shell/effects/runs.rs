@@ -85,6 +85,11 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs)
                 r.inner(Inner::Script(w.lit_value()));
             }
         }
+        "hash" if args.iter().any(|a| short_cluster_has(a, 'p')) => {
+            // `hash -p PROG NAME` binds NAME to any program (the walk reads NAME's later
+            // uses as PROG).
+            r.unattest("hash -p binds a command name to any program")
+        }
         "alias" | "enable" | "bind" | "complete" | "compgen" | "fc" | "coproc" => {
             r.unattest("builtin that defines or runs commands")
         }
@@ -146,6 +151,30 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs)
         | "at" | "batch" | "crontab" => {
             r.unattest("command runner");
             runner_inner(n, args, arg_words, r);
+        }
+        // Programs driven by a configuration file or folder polc does not read: what they
+        // write, delete or run is not on the command line (`systemd-tmpfiles` creates and
+        // removes any path, `logrotate` runs `postrotate` scripts, `run-parts` runs a folder).
+        "systemd-tmpfiles" | "logrotate" | "run-parts" | "anacron" | "incrontab" | "atrun"
+        | "cron" | "crond" | "systemd-sysusers" | "systemd-firstboot" | "tmpreaper"
+        | "tmpwatch" | "systemd-cat" | "startpar" | "supervisord" | "supervisorctl" | "pm2"
+        | "foreman" | "honcho" | "overmind" | "hivemind" | "incrond" | "fcron" | "fcrontab" => {
+            r.unattest("a program driven by configuration polc does not read");
+            suffix_runner(args, arg_words, r);
+        }
+        "cmake" => {
+            // `cmake -E chdir DIR CMD`, `cmake -E env … CMD`, `cmake -E time CMD`, `-P script`.
+            if let Some(i) = args.iter().position(|a| a == "-E") {
+                if matches!(
+                    args.get(i + 1).map(String::as_str),
+                    Some("chdir" | "env" | "time")
+                ) {
+                    suffix_runner(&args[i + 2..], &arg_words[i + 2..], r);
+                }
+            }
+            if args.iter().any(|a| a == "-P") {
+                r.unattest("cmake -P runs a script");
+            }
         }
         _ => {}
     }
@@ -212,8 +241,12 @@ fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mu
         "rsync" => {
             rsync_runs(args, arg_words, r);
         }
-        "tmux" | "screen" => {
-            multiplexer(n, args, arg_words, r);
+        "tmux" | "screen" | "byobu" | "tmate" => {
+            let as_name = if n == "screen" { "screen" } else { "tmux" };
+            multiplexer(as_name, args, arg_words, r);
+        }
+        _ if TERMINALS.contains(&base) || TERMINALS.contains(&n) => {
+            terminal(n, args, arg_words, r);
         }
         "expect" => {
             // expect drives a terminal: what it types is not attestable. `-c SCRIPT` and
@@ -274,7 +307,10 @@ fn wrapper(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Run
         | "start-stop-daemon" | "daemonize" | "npx" | "bunx" | "pnpx" | "uvx" | "catchsegv"
         | "vipe" | "sem" | "tsp" | "nq" | "lckdo" | "run-one" | "systemd-inhibit" | "schroot"
         | "firejail" | "bwrap" | "sandbox-exec" | "cgexec" | "ip" | "gosu" | "su-exec"
-        | "chpst" | "softlimit" | "setuidgid" | "envdir" | "runcon" | "torsocks5" => {
+        | "chpst" | "softlimit" | "setuidgid" | "envdir" | "runcon" | "torsocks5" | "watchexec"
+        | "reflex" | "nodemon" | "asciinema" | "ttyrec" | "termrec" | "mosh" | "sshpass"
+        | "with-contenv" | "s6-setuidgid" | "doppler" | "op" | "aws-vault" | "dotenv"
+        | "env-cmd" | "cross-env" | "concurrently" | "npm-run-all" | "run-p" | "run-s" => {
             suffix_runner(args, arg_words, r);
         }
         "npm" | "pnpm" | "yarn"
@@ -686,4 +722,123 @@ fn option_values(args: &[String], arg_words: &[Word], opts: &[&str]) -> Vec<Stri
         k += 1;
     }
     out
+}
+
+/// Terminal emulators, multiplexers other than tmux/screen, terminal servers, pty wrappers
+/// and keystroke injectors: what they run or type is a command polc cannot attest. Every
+/// suffix of their arguments is walked as a command, and typed text as shell input.
+const TERMINALS: &[&str] = &[
+    "zellij",
+    "wezterm",
+    "wezterm-gui",
+    "kitty",
+    "kitten",
+    "dvtm",
+    "ttyd",
+    "gotty",
+    "empty",
+    "faketty",
+    "pty",
+    "xdotool",
+    "ydotool",
+    "wtype",
+    "dotool",
+    "xterm",
+    "uxterm",
+    "lxterm",
+    "x-terminal-emulator",
+    "foot",
+    "footclient",
+    "st",
+    "urxvt",
+    "urxvtc",
+    "rxvt",
+    "rxvt-unicode",
+    "terminator",
+    "tilix",
+    "gnome-terminal",
+    "gnome-terminal.wrapper",
+    "konsole",
+    "alacritty",
+    "ptyxis",
+    "kgx",
+    "xfce4-terminal",
+    "lxterminal",
+    "mate-terminal",
+    "qterminal",
+    "terminology",
+    "sakura",
+    "guake",
+    "tilda",
+    "cool-retro-term",
+    "ghostty",
+    "contour",
+    "rio",
+    "mlterm",
+    "kterm",
+    "aterm",
+    "eterm",
+    "zutty",
+    "termite",
+    "yakuake",
+    "weston-terminal",
+    "xdg-terminal-exec",
+    "i3-sensible-terminal",
+    "sensible-terminal",
+    "rlwrap",
+    "ttyexec",
+    "unbuffer",
+    "conspy",
+    "ttysnoop",
+    "reptyr",
+    "retty",
+    "injcode",
+    "tio",
+    "minicom",
+    "picocom",
+    "cu",
+];
+
+fn terminal(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    r.unattest("terminal driver runs or types commands");
+    // Typed or sent text is shell input (`\r`/`\n` escapes end a line; `zellij action
+    // write 112 111 …` writes bytes).
+    let decode = |t: &str| {
+        t.replace("\\r", "\n")
+            .replace("\\n", "\n")
+            .replace("\\x0d", "\n")
+    };
+    let mut text = String::new();
+    let typing = args.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "type" | "send-text" | "write-chars" | "write" | "send-key" | "send-keys" | "key"
+        )
+    });
+    if typing || matches!(n, "wtype" | "dotool") {
+        let bytes_mode = args.iter().any(|a| a == "write") && n == "zellij";
+        for a in args.iter().filter(|a| !a.starts_with('-')) {
+            if bytes_mode {
+                if let Ok(b) = a.parse::<u8>() {
+                    text.push(if b == 13 { '\n' } else { b as char });
+                    continue;
+                }
+            }
+            text.push_str(&decode(a));
+            text.push(' ');
+        }
+        r.inner(Inner::Script(text));
+    }
+    // `-e CMD…`, `-x CMD…`, `--command CMD`, `-- CMD…`: the rest is the command, as words
+    // and as shell text.
+    for (k, a) in args.iter().enumerate() {
+        if matches!(
+            a.as_str(),
+            "-e" | "-x" | "--" | "--command" | "-c" | "--exec" | "--execute"
+        ) && k + 1 < args.len()
+        {
+            r.inner(Inner::Script(join_words(&arg_words[k + 1..])));
+        }
+    }
+    suffix_runner(args, arg_words, r);
 }
