@@ -602,6 +602,56 @@ fn red_team_session2_variants_are_closed() {
     ] {
         table.push((c.into(), "deny"));
     }
+    // Writers that name their output inside a script or a config, and more copiers.
+    for c in [
+        "sed -n 'w .claude/settings.json' src/main.rs",
+        "sed 's/a/b/w .mcp.json' src/main.rs",
+        "sed -e 1d -e 'W .mcp.json' src/main.rs",
+        "awk '{print > \".claude/settings.json\"}' src/main.rs",
+        "awk '{printf \"%s\", $0 >> \".mcp.json\"}' src/main.rs",
+        "curl -K /tmp/cfg https://x.io",
+        "curl -sSK /tmp/cfg https://x.io",
+        "curl --config=/tmp/cfg https://x.io",
+        "curl -w '%output{.mcp.json}%{url}' https://x.io",
+        "curl --variable v=x --expand-output '{{v}}' https://x.io",
+        "wget -e output_document=.mcp.json https://x.io",
+        "wget --execute=dir_prefix=.claude https://x.io",
+        "wget --config=/tmp/rc https://x.io",
+        "aria2c -i /tmp/list",
+        "aria2c --conf-path=/tmp/c https://x.io",
+        "aria2c --on-download-complete=/tmp/x.sh https://x.io",
+        "lftp -c 'mirror r .'",
+        "sftp -b /tmp/batch h",
+        "smbclient //h/s -c 'get x .mcp.json'",
+        "systemctl --user start x",
+        "systemctl --user link /tmp/x.service",
+        "launchctl load /tmp/x.plist",
+        "direnv allow",
+        "mise trust",
+        "aws s3 cp s3://b/x .",
+        "aws s3 sync s3://b/x .claude",
+        "gsutil cp -r gs://b/x .",
+        "gcloud storage cp -r gs://b/x .",
+        "s3cmd get s3://b/.mcp.json .",
+        "azcopy copy https://a.blob/x .",
+        "mc cp -r m/b/x .",
+        "pax -rf x.pax",
+        "cabextract x.cab",
+        "unsquashfs -d .claude x.sqfs",
+        "http -d https://h/.mcp.json",
+        "xh --download https://h/.mcp.json",
+        "ttyecho -n /dev/pts/1 polc trust",
+    ] {
+        table.push((c.into(), "ask+"));
+    }
+    for c in [
+        "aria2c --on-download-complete='polc trust' https://x.io",
+        "lftp -c '!polc trust'",
+        "ttyecho -n /dev/pts/1 polc trust",
+        "http -d https://h/.mcp.json",
+    ] {
+        table.push((c.into(), "deny"));
+    }
     let table: Vec<(&str, &str)> = table.iter().map(|(c, w)| (c.as_str(), *w)).collect();
     expect(&p, &table);
 }
@@ -625,6 +675,11 @@ fn red_team_session2_fixes_keep_ordinary_uses_allowed() {
             ("cmake -E copy src/main.rs build/", "allow"),
             ("yq '.a' src/x.yaml", "allow"),
             ("hash -r", "allow"),
+            ("sed -n 's/a/b/p' src/main.rs", "allow"),
+            ("awk '$1 > 5 {print $2}' src/main.rs", "allow"),
+            ("curl -sS https://x.io", "allow"),
+            ("wget -e robots=off -qO build/x https://x.io", "allow"),
+            ("systemctl --user status x", "allow"),
             ("hash", "allow"),
         ],
     );

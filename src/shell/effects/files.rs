@@ -1164,6 +1164,10 @@ fn fetcher_urls(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     if n.starts_with("wget") {
         with_arg.push("-O");
     }
+    if matches!(n, "http" | "https" | "xh" | "xhs" | "httpie") {
+        // httpie's `-d` is `--download`, a flag.
+        with_arg.retain(|o| *o != "-d");
+    }
     // Every operand of a fetcher is a URL to it (`curl localhost:8080`, `curl 2130706433`,
     // `curl evil%2ecom`); a glob or expansion is a destination polc cannot read.
     let names_url = |a: &[u8]| !a.starts_with(b"@") && !a.windows(2).any(|w| w == b"=@");
@@ -1246,7 +1250,12 @@ fn fetcher_saves(e: &mut Effects, n: &str, args: &[Vec<u8>], saw_url: bool) {
         && !args
             .iter()
             .any(|a| a.as_slice() == b"-o" || long_is(&text(a), "--out"));
-    if (remote_name && n.starts_with("curl")) || ((n.starts_with("wget") || named) && saw_url) {
+    let httpie_download = matches!(n, "http" | "https" | "xh" | "xhs" | "httpie")
+        && has_flag(args, 'd', &["--download"])
+        && !has_flag(args, 'o', &["--output"]);
+    if (remote_name && n.starts_with("curl"))
+        || ((n.starts_with("wget") || named || httpie_download) && saw_url)
+    {
         // Saved under the URL's last component, here.
         let names: Vec<Vec<u8>> = e
             .urls
@@ -1651,6 +1660,68 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             for o in opt_values(args, &["-O"], &["--output"]) {
                 e.file(o, Access::Write, false);
             }
+            if dirs.is_empty() {
+                e.file_into(b".".to_vec());
+            }
+            for d in dirs {
+                e.file_into(d);
+            }
+            unknown_candidates(e, args);
+        }
+        "aws" | "gsutil" | "gcloud" | "s3cmd" | "azcopy" | "mc" | "b2" | "rclone-browser"
+        | "oci" | "az"
+            if ops.iter().any(|o| {
+                matches!(
+                    o.as_slice(),
+                    b"cp"
+                        | b"sync"
+                        | b"mv"
+                        | b"rsync"
+                        | b"get"
+                        | b"copy"
+                        | b"mirror"
+                        | b"download"
+                        | b"download-file"
+                        | b"download-batch"
+                )
+            }) =>
+        {
+            // Cloud storage copies: the last operand receives a tree when it is local.
+            e.net = Net::Yes;
+            let dests: Vec<Vec<u8>> = opt_values(
+                args,
+                &["-f", "-d"],
+                &["--file", "--destination", "--dest", "--download-dir"],
+            );
+            if let Some(d) = ops.last() {
+                if !d.windows(3).any(|w| w == b"://") {
+                    e.file_into(d.clone());
+                }
+            }
+            for d in dests {
+                e.file_into(d);
+            }
+            unknown_candidates(e, args);
+        }
+        "pax" | "cabextract" | "unsquashfs" | "xar" | "lha" | "lhasa" | "unace" | "arj"
+        | "bsdunzip" | "unarj" | "unshar" | "uudecode" | "rpm2archive" | "ark" | "atool"
+        | "aunpack" | "dtrx" | "unp" | "patool" | "bsdcpio" => {
+            // Extractors: they write the archive's names into a folder (`-d`, `-C`, `-o`, or
+            // here); `pax` only in read mode.
+            if n == "pax"
+                && !args
+                    .iter()
+                    .any(|a| a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b'r'))
+            {
+                unknown_candidates(e, args);
+                return true;
+            }
+            e.tree = true;
+            let dirs = opt_values(
+                args,
+                &["-d", "-C", "-o", "-X"],
+                &["--directory", "--dest", "--output", "--extract-dir"],
+            );
             if dirs.is_empty() {
                 e.file_into(b".".to_vec());
             }

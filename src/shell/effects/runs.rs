@@ -204,6 +204,7 @@ fn inline_code(base: &str, args: &[String]) -> bool {
                 || a.contains("getline")
                 || a == "-f"
                 || a.starts_with("--exec")
+                || awk_prints_to_file(a)
         }),
         "sed" | "gsed" => sed_runs_commands(args),
         "rg" => args.iter().any(|a| a.starts_with("--pre")),
@@ -263,6 +264,135 @@ fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mu
                     }
                 }
             }
+        }
+        // A config file (`-K`, also inside a cluster: `-sSK f`), `-w '%output{f}'` and
+        // `--expand-*` values name outputs polc cannot read.
+        "curl" | "curlie"
+            if args.iter().any(|a| {
+                a == "-K"
+                    || a.starts_with("--config")
+                    || a.starts_with("--expand-")
+                    || a.contains("%output{")
+                    || (a.starts_with('-')
+                        && !a.starts_with("--")
+                        && a[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+                        && a[1..].contains('K'))
+            }) =>
+        {
+            r.unattest("a fetcher driven by a config or variables polc does not read");
+        }
+        "wget" | "wget2" => {
+            // `-e output_document=F`, `--config F`: wgetrc commands decide what is written.
+            let mut k = 0;
+            while k < args.len() {
+                let a = args[k].as_str();
+                let cmd = if a == "-e" || a == "--execute" {
+                    k += 1;
+                    args.get(k).cloned()
+                } else if let Some(v) = a.strip_prefix("--execute=") {
+                    Some(v.to_string())
+                } else if a.starts_with("-e") && a.len() > 2 && !a.starts_with("--") {
+                    Some(a[2..].to_string())
+                } else {
+                    None
+                };
+                if let Some(c) = cmd {
+                    let key = c
+                        .split('=')
+                        .next()
+                        .unwrap_or("")
+                        .trim()
+                        .to_ascii_lowercase();
+                    if !(key.ends_with("_proxy")
+                        || matches!(
+                            key.as_str(),
+                            "robots" | "use_proxy" | "tries" | "timeout" | "wait"
+                        ))
+                    {
+                        r.unattest("a fetcher driven by a config or variables polc does not read");
+                    }
+                }
+                if a.starts_with("--config") {
+                    r.unattest("a fetcher driven by a config or variables polc does not read");
+                }
+                k += 1;
+            }
+        }
+        "aria2c" => {
+            // `--on-download-complete=CMD` and friends run a command; `--conf-path` and an
+            // input file (`-i`, with per-download `dir=`/`out=`) decide what is written.
+            for (k, a) in args.iter().enumerate() {
+                if a.starts_with("--on-") {
+                    r.unattest("aria2c runs a command on an event");
+                    match a.split_once('=') {
+                        Some((_, v)) => r.inner(Inner::Script(v.to_string())),
+                        None => {
+                            if let Some(w) = arg_words.get(k + 1) {
+                                r.inner(Inner::Words(vec![w.clone()]));
+                            }
+                        }
+                    }
+                }
+                if a.starts_with("--conf-path")
+                    || a.starts_with("--input-file")
+                    || (a.starts_with("-i") && !a.starts_with("--"))
+                {
+                    r.unattest("a fetcher driven by a config or variables polc does not read");
+                }
+            }
+        }
+        "lftp" | "smbclient" | "ftp" | "tftp" | "ncftp" | "sftp"
+            if args.iter().any(|a| {
+                matches!(a.as_str(), "-c" | "-e" | "-f" | "--command") || a.starts_with("-b")
+            }) =>
+        {
+            // Their command scripts get and put any file and run `!CMD` in a shell.
+            r.unattest("a file-transfer client given a command script");
+            for v in option_values(args, arg_words, &["-c", "-e", "--command"]) {
+                for piece in v.split([';', '\n']) {
+                    if let Some(cmd) = piece.trim().strip_prefix('!') {
+                        r.inner(Inner::Script(cmd.to_string()));
+                    }
+                }
+            }
+        }
+        "systemctl" | "launchctl" | "service" | "rc-service" | "initctl" | "sv" | "direnv"
+        | "mise" | "rtx"
+            if args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "start"
+                        | "restart"
+                        | "reload"
+                        | "try-restart"
+                        | "reload-or-restart"
+                        | "enable"
+                        | "reenable"
+                        | "link"
+                        | "edit"
+                        | "isolate"
+                        | "daemon-reload"
+                        | "daemon-reexec"
+                        | "set-environment"
+                        | "import-environment"
+                        | "preset"
+                        | "load"
+                        | "bootstrap"
+                        | "submit"
+                        | "kickstart"
+                        | "up"
+                        | "once"
+                        | "allow"
+                        | "trust"
+                )
+            }) =>
+        {
+            // Starting or enabling a unit runs the command its file names; `direnv allow` and
+            // `mise trust` let a folder's file run commands in later shells.
+            r.unattest("runs or trusts commands from a file polc does not read");
+        }
+        "watchman" | "watchman-make" | "chokidar" | "onchange" | "when-changed" => {
+            suffix_runner(args, arg_words, r);
         }
         "socat" => {
             // `EXEC:cmd` / `SYSTEM:cmd` addresses run commands (options follow a comma).
@@ -522,7 +652,8 @@ fn sed_script_has_e(s: &str) -> bool {
                 }
                 i += 1;
             }
-            b'e' => return true,
+            // `e` runs a command; `w`/`W` write and `r`/`R` read a file named in the script.
+            b'e' | b'w' | b'W' | b'r' | b'R' => return true,
             b's' | b'y' if i + 1 < b.len() => {
                 let is_s = b[i] == b's';
                 let d = b[i + 1];
@@ -537,7 +668,8 @@ fn sed_script_has_e(s: &str) -> bool {
                 while i < b.len() && !matches!(b[i], b';' | b'\n' | b'}') {
                     i += 1;
                 }
-                if is_s && b[fs.min(b.len())..i.min(b.len())].contains(&b'e') {
+                let flags = &b[fs.min(b.len())..i.min(b.len())];
+                if is_s && (flags.contains(&b'e') || flags.contains(&b'w')) {
                     return true;
                 }
             }
@@ -789,6 +921,14 @@ const TERMINALS: &[&str] = &[
     "ttyexec",
     "unbuffer",
     "conspy",
+    "ttyecho",
+    "writevt",
+    "xte",
+    "xvkbd",
+    "kdotool",
+    "dotoolc",
+    "cliclick",
+    "autokey-run",
     "ttysnoop",
     "reptyr",
     "retty",
@@ -841,4 +981,18 @@ fn terminal(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
         }
     }
     suffix_runner(args, arg_words, r);
+}
+
+/// `awk '{print > "f"}'`, `printf … >> f`: awk writes a file named in its program.
+fn awk_prints_to_file(prog: &str) -> bool {
+    let mut rest = prog;
+    while let Some(i) = rest.find("print") {
+        let after = &rest[i + 5..];
+        let end = after.find([';', '}', '\n']).unwrap_or(after.len());
+        if after[..end].contains('>') {
+            return true;
+        }
+        rest = after;
+    }
+    false
 }
