@@ -260,6 +260,19 @@ fn extra_readings(name: &str, values: &[Vec<u8>], r: &mut SegmentReadings) {
         r.push(with(&long));
     }
     if let Some(k) = effects::options::global_options_end(name, &long) {
+        // A global option polc does not know may take the next word: every word after an
+        // option among the first few is also tried as the subcommand.
+        let mut j = 0;
+        while j < long.len().min(16) {
+            if !long[j].starts_with(b"-") {
+                // The subcommand, or the value of the option before it.
+                r.push(with(&long[j..]));
+                if j == 0 || !long[j - 1].starts_with(b"-") {
+                    break;
+                }
+            }
+            j += 1;
+        }
         r.push(with(&long[k..]));
         // `kubectl delete -n prod …` and `kubectl -n prod delete …` alike.
         let mut moved = long[k..].to_vec();
@@ -286,13 +299,30 @@ fn extra_readings(name: &str, values: &[Vec<u8>], r: &mut SegmentReadings) {
     }
 }
 
-/// `//dev//./sda` → `/dev/sda`: repeated slashes and `.` components folded.
+/// `//dev//./sda` → `/dev/sda`: repeated slashes and `.` components folded, `..` removed
+/// with the component before it, and `/proc/self/root` (the same root) dropped.
 fn fold_path(p: &[u8]) -> Vec<u8> {
     let abs = p.first() == Some(&b'/');
-    let parts: Vec<&[u8]> = p
-        .split(|&b| b == b'/')
-        .filter(|c| !c.is_empty() && *c != b".")
-        .collect();
+    let mut parts: Vec<&[u8]> = Vec::new();
+    for c in p.split(|&b| b == b'/') {
+        match c {
+            b"" | b"." => {}
+            b".." => {
+                parts.pop();
+            }
+            _ => parts.push(c),
+        }
+        if abs
+            && parts.len() == 3
+            && parts[0] == b"proc"
+            && parts[2] == b"root"
+            && (parts[1] == b"self"
+                || parts[1] == b"thread-self"
+                || parts[1].iter().all(u8::is_ascii_digit))
+        {
+            parts.clear();
+        }
+    }
     let mut out = if abs { b"/".to_vec() } else { Vec::new() };
     out.extend(parts.join(&b'/'));
     out
