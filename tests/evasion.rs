@@ -551,6 +551,36 @@ fn red_team_session2_deny_rules_see_through_spellings() {
             "gnome-terminal -- rm x",
             "xdotool type 'rm x'",
             "systemd-run rm x",
+            "hash -p /bin/rm zz 2>/dev/null; zz x",
+            "{ hash -p /bin/rm zz; }; zz x",
+            "(hash -p /bin/rm zz; zz x)",
+            "hash -p /bin/rm zz; if true; then zz x; fi",
+            "hash -p /bin/rm zz; for i in 1; do zz x; done",
+            "hash -p /bin/rm zz; \"zz\" x",
+            "hash -p /bin/rm zz; z\\z x",
+            "hash -p /bin/rm zz; xargs zz <<< x",
+            "hash -p /bin/rm zz; find . -exec zz {} \\;",
+            "builtin hash -p /bin/rm zz; zz x",
+            "command hash -p /bin/rm zz; zz x",
+            "eval 'hash -p /bin/rm zz'; zz x",
+            "BASH_CMDS[\"zz\"]=/bin/rm; zz x",
+            "BASH_ALIASES[zz]='rm x'; zz",
+            "alias zz='rm x'; zz",
+        ]),
+    );
+    // Rebinding forms polc does not read through are at least unattestable.
+    never_allowed(
+        &p,
+        &s(&[
+            "BASH_CMDS=([zz]=/bin/rm); zz x",
+            "BASH_CMDS+=([zz]=/bin/rm); zz x",
+            "declare -A BASH_CMDS=([zz]=/bin/rm); zz x",
+            "printf -v 'BASH_CMDS[zz]' /bin/rm; zz x",
+            "read 'BASH_CMDS[zz]' <<< /bin/rm; zz x",
+            "enable -f /tmp/x.so zz; zz x",
+            "enable -n echo; echo x",
+            "hash -p /bin/rm",
+            "hash -p \"$P\" zz; zz x",
         ]),
     );
 }
