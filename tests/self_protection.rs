@@ -641,6 +641,18 @@ fn red_team_session2_variants_are_closed() {
         "http -d https://h/.mcp.json",
         "xh --download https://h/.mcp.json",
         "ttyecho -n /dev/pts/1 polc trust",
+        "prettier -w .claude",
+        "prettier --write .",
+        "eslint --fix .claude",
+        "biome format --write .",
+        "biome check --apply .",
+        "deno fmt",
+        "deno fmt .claude",
+        "dprint fmt",
+        "taplo fmt .codex/config.toml",
+        "sd hooks x .claude/settings.json",
+        "fastmod hooks x .claude",
+        "ast-grep -p x -r y -U .",
     ] {
         table.push((c.into(), "ask+"));
     }
@@ -680,6 +692,10 @@ fn red_team_session2_fixes_keep_ordinary_uses_allowed() {
             ("curl -sS https://x.io", "allow"),
             ("wget -e robots=off -qO build/x https://x.io", "allow"),
             ("systemctl --user status x", "allow"),
+            ("prettier -w src", "allow"),
+            ("prettier --check .", "allow"),
+            ("deno fmt src", "allow"),
+            ("deno run src/main.ts", "allow"),
             ("hash", "allow"),
         ],
     );

@@ -423,6 +423,7 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
         || files_changed(e, n, args)
         || archives_and_fetchers(e, n, args)
         || copies_from_elsewhere(e, n, args)
+        || rewriters(e, n, args)
         || other_known(e, n, base, args);
     if !handled {
         e.known = false;
@@ -1875,4 +1876,70 @@ fn cmake(e: &mut Effects, args: &[Vec<u8>]) {
             unknown_candidates(e, args);
         }
     }
+}
+
+/// Formatters and search-and-replace tools that rewrite JSON, TOML, YAML or Markdown (and so
+/// agent configuration) in place: in write mode each operand (here when none) is written, and
+/// a folder has unknown names written under it. Formatters of one language's sources
+/// (`black`, `gofmt`, `rustfmt`) cannot rewrite configuration and are not listed.
+fn rewriters(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    let words: Vec<String> = args.iter().map(|a| text(a)).collect();
+    if matches!(n, "deno" | "dprint" | "taplo")
+        && !words
+            .first()
+            .is_some_and(|w| matches!(w.as_str(), "fmt" | "format"))
+    {
+        // `deno run x.ts` is an interpreter's business.
+        return false;
+    }
+    let has = |o: &[&str]| {
+        words
+            .iter()
+            .any(|w| o.iter().any(|x| w == x || w.starts_with(&format!("{x}="))))
+    };
+    // (writes, leading non-file operands)
+    let (writes, skip) = match n {
+        "prettier" => (has(&["-w", "--write"]), 0),
+        "eslint" | "oxlint" | "markdownlint" | "markdownlint-cli2" | "stylelint" => (
+            has(&["--fix", "--fix-dry-run"]) && !has(&["--fix-dry-run"]),
+            0,
+        ),
+        "biome" | "rome" => (
+            has(&["--write", "--apply", "--apply-unsafe", "--fix", "--unsafe"]),
+            1,
+        ),
+        "deno" | "dprint" | "taplo" => (
+            words
+                .first()
+                .is_some_and(|w| matches!(w.as_str(), "fmt" | "format"))
+                && !has(&["--check"]),
+            1,
+        ),
+        "yamlfmt" => (!has(&["-lint", "-dry", "--lint", "--dry"]), 0),
+        "clang-format" | "jsonnetfmt" => (has(&["-i", "--in-place"]), 0),
+        "sd" => (!has(&["-p", "--preview"]), 2),
+        "fastmod" | "comby" => (
+            !has(&["--print", "-dry-run"]) || has(&["-i", "-in-place"]),
+            2,
+        ),
+        "ast-grep" | "sg" => (has(&["-U", "--update-all", "-i", "--interactive"]), 0),
+        _ => return false,
+    };
+    let ops: Vec<&Vec<u8>> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .skip(skip)
+        .collect();
+    if !writes {
+        // Checking only: read as an unknown program (`eslint .` does not read `.env`).
+        return false;
+    }
+    if ops.is_empty() {
+        e.file_into(b".".to_vec());
+    }
+    for o in ops {
+        e.file(o.clone(), Access::Write, false);
+        e.file_into(o.clone());
+    }
+    true
 }
