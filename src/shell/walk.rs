@@ -143,42 +143,8 @@ pub fn walk(command: &str) -> Walk {
                 redirects,
             });
         }
-        // A later use of a rebound name runs the program (or text) it was bound to: read it so,
-        // one level deeper, so deny rules and self-protection see `rm -rf /` in
-        // `hash -p /bin/rm zz; zz -rf /`.
         let before = work.len();
-        for (k, w) in out.iter().enumerate() {
-            for (b, (name, to)) in rebinds.iter().enumerate() {
-                if rebound.contains(&(k, b)) {
-                    continue;
-                }
-                for stage in &w.rd.stages {
-                    if stage.first() != Some(name) {
-                        continue;
-                    }
-                    rebound.push((k, b));
-                    let mut script = to.clone();
-                    for a in &stage[1..] {
-                        script.push(' ');
-                        script.push_str(&sh_quote(a));
-                    }
-                    let p = parse(&script);
-                    for u in p.unattestable {
-                        push_unique(&mut global, u);
-                    }
-                    for mut s in p.segments {
-                        if work.len() >= MAX_SEGMENTS || w.seg.depth + 1 > MAX_DEPTH {
-                            push_unique(&mut global, "nesting deeper than 32");
-                            break;
-                        }
-                        s.depth += w.seg.depth + 1;
-                        s.deny_only |= w.seg.deny_only;
-                        work.push(s);
-                    }
-                    break;
-                }
-            }
-        }
+        read_rebound(&out, &rebinds, &mut rebound, &mut work, &mut global);
         if work.len() == before {
             break;
         }
@@ -294,6 +260,53 @@ fn rebinds_of(seg: &Segment, rd: &SegmentReadings, out: &mut Vec<(Vec<u8>, Strin
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// A later use of a rebound name runs the program (or text) it was bound to: read it so,
+/// one level deeper, so deny rules and self-protection see `rm -rf /` in
+/// `hash -p /bin/rm zz; zz -rf /`. New segments go to `work`.
+fn read_rebound(
+    out: &[Walked],
+    rebinds: &[(Vec<u8>, String)],
+    rebound: &mut Vec<(usize, usize)>,
+    work: &mut Vec<Segment>,
+    global: &mut Vec<String>,
+) {
+    // A later use of a rebound name runs the program (or text) it was bound to: read it so,
+    // one level deeper, so deny rules and self-protection see `rm -rf /` in
+    // `hash -p /bin/rm zz; zz -rf /`.
+    for (k, w) in out.iter().enumerate() {
+        for (b, (name, to)) in rebinds.iter().enumerate() {
+            if rebound.contains(&(k, b)) {
+                continue;
+            }
+            for stage in &w.rd.stages {
+                if stage.first() != Some(name) {
+                    continue;
+                }
+                rebound.push((k, b));
+                let mut script = to.clone();
+                for a in &stage[1..] {
+                    script.push(' ');
+                    script.push_str(&sh_quote(a));
+                }
+                let p = parse(&script);
+                for u in p.unattestable {
+                    push_unique(global, u);
+                }
+                for mut s in p.segments {
+                    if work.len() >= MAX_SEGMENTS || w.seg.depth + 1 > MAX_DEPTH {
+                        push_unique(global, "nesting deeper than 32");
+                        break;
+                    }
+                    s.depth += w.seg.depth + 1;
+                    s.deny_only |= w.seg.deny_only;
+                    work.push(s);
+                }
+                break;
+            }
         }
     }
 }

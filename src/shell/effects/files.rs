@@ -420,6 +420,7 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     e.known = true;
     let handled = files_read_or_written(e, n, args)
+        || converters(e, n, args)
         || files_changed(e, n, args)
         || archives_and_fetchers(e, n, args)
         || copies_from_elsewhere(e, n, args)
@@ -473,40 +474,6 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             for p in operands(e, args, &["-o", "-L", "-P", "-I"]) {
                 e.file(p.clone(), Access::Read, false);
             }
-        }
-    } else if matches!(n, "dos2unix" | "unix2dos" | "mac2unix" | "unix2mac") {
-        // Convert in place (`-n IN OUT` writes OUT): every operand may be written.
-        for p in operands(e, args, &["-c", "--convmode", "-cp", "--codepage"]) {
-            e.file(p.clone(), Access::Write, false);
-        }
-    } else if n == "exiftool" {
-        // `-o OUT` writes; tag assignments (`-TAG=V`, `-tagsFromFile`) rewrite the files.
-        for v in opt_values(args, &["-o"], &["-out"]) {
-            e.file(v, Access::Write, false);
-        }
-        let writes = args.iter().any(|a| {
-            a.starts_with(b"-")
-                && (a.contains(&b'=')
-                    || a.contains(&b'<')
-                    || text(a).to_ascii_lowercase().starts_with("-tagsfromfile"))
-        });
-        let access = if writes { Access::Write } else { Access::Read };
-        for p in operands(
-            e,
-            args,
-            &["-o", "-out", "-tagsFromFile", "-TagsFromFile", "-@"],
-        ) {
-            e.file(p.clone(), access, false);
-        }
-    } else if n == "shuf" {
-        for v in opt_values(args, &["-o"], &["--output"]) {
-            e.file(v, Access::Write, false);
-        }
-        for v in opt_values(args, &[], &["--random-source"]) {
-            e.file(v, Access::Read, false);
-        }
-        for p in operands(e, args, &["-o", "-n", "-i", "--output", "--head-count"]) {
-            e.file(p.clone(), Access::Read, false);
         }
     } else if READERS.contains(&n) {
         // Option values are read as operands too: a path is never hidden behind a flag
@@ -1521,7 +1488,6 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         .filter(|a| !a.starts_with(b"-"))
         .cloned()
         .collect();
-    let sub = ops.first().map(|o| text(o)).unwrap_or_default();
     match n {
         "sftp" => {
             // `sftp h:path [LOCAL]` fetches into here; a batch (`-b`) or a session gets and
@@ -1604,6 +1570,20 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
                 e.file_into(d);
             }
         }
+        _ => return remote_copies(e, n, args),
+    }
+    true
+}
+
+/// `rclone`, `docker|podman|kubectl cp`, `gh … download` (see [`copies_from_elsewhere`]).
+fn remote_copies(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    let ops: Vec<Vec<u8>> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .cloned()
+        .collect();
+    let sub = ops.first().map(|o| text(o)).unwrap_or_default();
+    match n {
         "rclone" => {
             e.net = Net::Yes;
             let rest: Vec<&Vec<u8>> = ops.iter().skip(1).collect();
@@ -1669,6 +1649,19 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             }
             unknown_candidates(e, args);
         }
+        _ => return cloud_copies_and_vcs(e, n, args),
+    }
+    true
+}
+
+/// Cloud storage copies, other extractors, other version control (see [`copies_from_elsewhere`]).
+fn cloud_copies_and_vcs(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    let ops: Vec<Vec<u8>> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .cloned()
+        .collect();
+    match n {
         "aws" | "gsutil" | "gcloud" | "s3cmd" | "azcopy" | "mc" | "b2" | "rclone-browser"
         | "oci" | "az"
             if ops.iter().any(|o| {
@@ -1731,6 +1724,20 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             }
             unknown_candidates(e, args);
         }
+        _ => return version_control(e, n, args),
+    }
+    true
+}
+
+/// `svn`, `hg`, `bzr`, `fossil`, `darcs` (see [`copies_from_elsewhere`]).
+fn version_control(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    let ops: Vec<Vec<u8>> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .cloned()
+        .collect();
+    let sub = ops.first().map(|o| text(o)).unwrap_or_default();
+    match n {
         "svn" | "hg" | "bzr" | "fossil" | "darcs" => {
             // Version control: anything but a query rewrites the work tree (and `export`,
             // `clone`, `checkout` write into their target).
@@ -1940,6 +1947,49 @@ fn rewriters(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     for o in ops {
         e.file(o.clone(), Access::Write, false);
         e.file_into(o.clone());
+    }
+    true
+}
+
+/// Converters and writers named by an option: `dos2unix`/`unix2dos` (in place), `exiftool`,
+/// `shuf`.
+fn converters(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    if matches!(n, "dos2unix" | "unix2dos" | "mac2unix" | "unix2mac") {
+        // Convert in place (`-n IN OUT` writes OUT): every operand may be written.
+        for p in operands(e, args, &["-c", "--convmode", "-cp", "--codepage"]) {
+            e.file(p.clone(), Access::Write, false);
+        }
+    } else if n == "exiftool" {
+        // `-o OUT` writes; tag assignments (`-TAG=V`, `-tagsFromFile`) rewrite the files.
+        for v in opt_values(args, &["-o"], &["-out"]) {
+            e.file(v, Access::Write, false);
+        }
+        let writes = args.iter().any(|a| {
+            a.starts_with(b"-")
+                && (a.contains(&b'=')
+                    || a.contains(&b'<')
+                    || text(a).to_ascii_lowercase().starts_with("-tagsfromfile"))
+        });
+        let access = if writes { Access::Write } else { Access::Read };
+        for p in operands(
+            e,
+            args,
+            &["-o", "-out", "-tagsFromFile", "-TagsFromFile", "-@"],
+        ) {
+            e.file(p.clone(), access, false);
+        }
+    } else if n == "shuf" {
+        for v in opt_values(args, &["-o"], &["--output"]) {
+            e.file(v, Access::Write, false);
+        }
+        for v in opt_values(args, &[], &["--random-source"]) {
+            e.file(v, Access::Read, false);
+        }
+        for p in operands(e, args, &["-o", "-n", "-i", "--output", "--head-count"]) {
+            e.file(p.clone(), Access::Read, false);
+        }
+    } else {
+        return false;
     }
     true
 }

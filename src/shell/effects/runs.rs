@@ -22,6 +22,7 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
         return;
     }
     builtin_or_runner(n, args, arg_words, r);
+    config_runners(n, args, arg_words, r);
     // Inline code and programs given options that run commands (each program is in one of
     // these).
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
@@ -152,30 +153,6 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs)
             r.unattest("command runner");
             runner_inner(n, args, arg_words, r);
         }
-        // Programs driven by a configuration file or folder polc does not read: what they
-        // write, delete or run is not on the command line (`systemd-tmpfiles` creates and
-        // removes any path, `logrotate` runs `postrotate` scripts, `run-parts` runs a folder).
-        "systemd-tmpfiles" | "logrotate" | "run-parts" | "anacron" | "incrontab" | "atrun"
-        | "cron" | "crond" | "systemd-sysusers" | "systemd-firstboot" | "tmpreaper"
-        | "tmpwatch" | "systemd-cat" | "startpar" | "supervisord" | "supervisorctl" | "pm2"
-        | "foreman" | "honcho" | "overmind" | "hivemind" | "incrond" | "fcron" | "fcrontab" => {
-            r.unattest("a program driven by configuration polc does not read");
-            suffix_runner(args, arg_words, r);
-        }
-        "cmake" => {
-            // `cmake -E chdir DIR CMD`, `cmake -E env … CMD`, `cmake -E time CMD`, `-P script`.
-            if let Some(i) = args.iter().position(|a| a == "-E") {
-                if matches!(
-                    args.get(i + 1).map(String::as_str),
-                    Some("chdir" | "env" | "time")
-                ) {
-                    suffix_runner(&args[i + 2..], &arg_words[i + 2..], r);
-                }
-            }
-            if args.iter().any(|a| a == "-P") {
-                r.unattest("cmake -P runs a script");
-            }
-        }
         _ => {}
     }
 }
@@ -235,6 +212,9 @@ fn inline_code(base: &str, args: &[String]) -> bool {
 /// Programs whose options or arguments run commands: git, rsync, multiplexers, terminal
 /// drivers, socat, nested agent sessions.
 fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    if transfers_and_services(n, args, arg_words, r) {
+        return;
+    }
     match base {
         "git" => {
             git::runs(args, arg_words, r);
@@ -264,135 +244,6 @@ fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mu
                     }
                 }
             }
-        }
-        // A config file (`-K`, also inside a cluster: `-sSK f`), `-w '%output{f}'` and
-        // `--expand-*` values name outputs polc cannot read.
-        "curl" | "curlie"
-            if args.iter().any(|a| {
-                a == "-K"
-                    || a.starts_with("--config")
-                    || a.starts_with("--expand-")
-                    || a.contains("%output{")
-                    || (a.starts_with('-')
-                        && !a.starts_with("--")
-                        && a[1..].starts_with(|c: char| c.is_ascii_alphabetic())
-                        && a[1..].contains('K'))
-            }) =>
-        {
-            r.unattest("a fetcher driven by a config or variables polc does not read");
-        }
-        "wget" | "wget2" => {
-            // `-e output_document=F`, `--config F`: wgetrc commands decide what is written.
-            let mut k = 0;
-            while k < args.len() {
-                let a = args[k].as_str();
-                let cmd = if a == "-e" || a == "--execute" {
-                    k += 1;
-                    args.get(k).cloned()
-                } else if let Some(v) = a.strip_prefix("--execute=") {
-                    Some(v.to_string())
-                } else if a.starts_with("-e") && a.len() > 2 && !a.starts_with("--") {
-                    Some(a[2..].to_string())
-                } else {
-                    None
-                };
-                if let Some(c) = cmd {
-                    let key = c
-                        .split('=')
-                        .next()
-                        .unwrap_or("")
-                        .trim()
-                        .to_ascii_lowercase();
-                    if !(key.ends_with("_proxy")
-                        || matches!(
-                            key.as_str(),
-                            "robots" | "use_proxy" | "tries" | "timeout" | "wait"
-                        ))
-                    {
-                        r.unattest("a fetcher driven by a config or variables polc does not read");
-                    }
-                }
-                if a.starts_with("--config") {
-                    r.unattest("a fetcher driven by a config or variables polc does not read");
-                }
-                k += 1;
-            }
-        }
-        "aria2c" => {
-            // `--on-download-complete=CMD` and friends run a command; `--conf-path` and an
-            // input file (`-i`, with per-download `dir=`/`out=`) decide what is written.
-            for (k, a) in args.iter().enumerate() {
-                if a.starts_with("--on-") {
-                    r.unattest("aria2c runs a command on an event");
-                    match a.split_once('=') {
-                        Some((_, v)) => r.inner(Inner::Script(v.to_string())),
-                        None => {
-                            if let Some(w) = arg_words.get(k + 1) {
-                                r.inner(Inner::Words(vec![w.clone()]));
-                            }
-                        }
-                    }
-                }
-                if a.starts_with("--conf-path")
-                    || a.starts_with("--input-file")
-                    || (a.starts_with("-i") && !a.starts_with("--"))
-                {
-                    r.unattest("a fetcher driven by a config or variables polc does not read");
-                }
-            }
-        }
-        "lftp" | "smbclient" | "ftp" | "tftp" | "ncftp" | "sftp"
-            if args.iter().any(|a| {
-                matches!(a.as_str(), "-c" | "-e" | "-f" | "--command") || a.starts_with("-b")
-            }) =>
-        {
-            // Their command scripts get and put any file and run `!CMD` in a shell.
-            r.unattest("a file-transfer client given a command script");
-            for v in option_values(args, arg_words, &["-c", "-e", "--command"]) {
-                for piece in v.split([';', '\n']) {
-                    if let Some(cmd) = piece.trim().strip_prefix('!') {
-                        r.inner(Inner::Script(cmd.to_string()));
-                    }
-                }
-            }
-        }
-        "systemctl" | "launchctl" | "service" | "rc-service" | "initctl" | "sv" | "direnv"
-        | "mise" | "rtx"
-            if args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "start"
-                        | "restart"
-                        | "reload"
-                        | "try-restart"
-                        | "reload-or-restart"
-                        | "enable"
-                        | "reenable"
-                        | "link"
-                        | "edit"
-                        | "isolate"
-                        | "daemon-reload"
-                        | "daemon-reexec"
-                        | "set-environment"
-                        | "import-environment"
-                        | "preset"
-                        | "load"
-                        | "bootstrap"
-                        | "submit"
-                        | "kickstart"
-                        | "up"
-                        | "once"
-                        | "allow"
-                        | "trust"
-                )
-            }) =>
-        {
-            // Starting or enabling a unit runs the command its file names; `direnv allow` and
-            // `mise trust` let a folder's file run commands in later shells.
-            r.unattest("runs or trusts commands from a file polc does not read");
-        }
-        "watchman" | "watchman-make" | "chokidar" | "onchange" | "when-changed" => {
-            suffix_runner(args, arg_words, r);
         }
         "socat" => {
             // `EXEC:cmd` / `SYSTEM:cmd` addresses run commands (options follow a comma).
@@ -995,4 +846,181 @@ fn awk_prints_to_file(prog: &str) -> bool {
         rest = after;
     }
     false
+}
+
+/// Fetchers and transfer clients driven by files or variables, services started from unit
+/// files, and file-watching runners (see [`classify`]).
+fn transfers_and_services(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) -> bool {
+    match n {
+        // A config file (`-K`, also inside a cluster: `-sSK f`), `-w '%output{f}'` and
+        // `--expand-*` values name outputs polc cannot read.
+        "curl" | "curlie"
+            if args.iter().any(|a| {
+                a == "-K"
+                    || a.starts_with("--config")
+                    || a.starts_with("--expand-")
+                    || a.contains("%output{")
+                    || (a.starts_with('-')
+                        && !a.starts_with("--")
+                        && a[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+                        && a[1..].contains('K'))
+            }) =>
+        {
+            r.unattest("a fetcher driven by a config or variables polc does not read");
+        }
+        "wget" | "wget2" => {
+            // `-e output_document=F`, `--config F`: wgetrc commands decide what is written.
+            let mut k = 0;
+            while k < args.len() {
+                let a = args[k].as_str();
+                let cmd = if a == "-e" || a == "--execute" {
+                    k += 1;
+                    args.get(k).cloned()
+                } else if let Some(v) = a.strip_prefix("--execute=") {
+                    Some(v.to_string())
+                } else if a.starts_with("-e") && a.len() > 2 && !a.starts_with("--") {
+                    Some(a[2..].to_string())
+                } else {
+                    None
+                };
+                if let Some(c) = cmd {
+                    let key = c
+                        .split('=')
+                        .next()
+                        .unwrap_or("")
+                        .trim()
+                        .to_ascii_lowercase();
+                    if !(key.ends_with("_proxy")
+                        || matches!(
+                            key.as_str(),
+                            "robots" | "use_proxy" | "tries" | "timeout" | "wait"
+                        ))
+                    {
+                        r.unattest("a fetcher driven by a config or variables polc does not read");
+                    }
+                }
+                if a.starts_with("--config") {
+                    r.unattest("a fetcher driven by a config or variables polc does not read");
+                }
+                k += 1;
+            }
+        }
+        "aria2c" => {
+            // `--on-download-complete=CMD` and friends run a command; `--conf-path` and an
+            // input file (`-i`, with per-download `dir=`/`out=`) decide what is written.
+            for (k, a) in args.iter().enumerate() {
+                if a.starts_with("--on-") {
+                    r.unattest("aria2c runs a command on an event");
+                    match a.split_once('=') {
+                        Some((_, v)) => r.inner(Inner::Script(v.to_string())),
+                        None => {
+                            if let Some(w) = arg_words.get(k + 1) {
+                                r.inner(Inner::Words(vec![w.clone()]));
+                            }
+                        }
+                    }
+                }
+                if a.starts_with("--conf-path")
+                    || a.starts_with("--input-file")
+                    || (a.starts_with("-i") && !a.starts_with("--"))
+                {
+                    r.unattest("a fetcher driven by a config or variables polc does not read");
+                }
+            }
+        }
+        "lftp" | "smbclient" | "ftp" | "tftp" | "ncftp" | "sftp"
+            if args.iter().any(|a| {
+                matches!(a.as_str(), "-c" | "-e" | "-f" | "--command") || a.starts_with("-b")
+            }) =>
+        {
+            // Their command scripts get and put any file and run `!CMD` in a shell.
+            r.unattest("a file-transfer client given a command script");
+            for v in option_values(args, arg_words, &["-c", "-e", "--command"]) {
+                for piece in v.split([';', '\n']) {
+                    if let Some(cmd) = piece.trim().strip_prefix('!') {
+                        r.inner(Inner::Script(cmd.to_string()));
+                    }
+                }
+            }
+        }
+        _ => return services(n, args, arg_words, r),
+    }
+    true
+}
+
+/// Programs driven by configuration polc does not read, and `cmake`'s runners.
+fn config_runners(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    match n {
+        // Programs driven by a configuration file or folder polc does not read: what they
+        // write, delete or run is not on the command line (`systemd-tmpfiles` creates and
+        // removes any path, `logrotate` runs `postrotate` scripts, `run-parts` runs a folder).
+        "systemd-tmpfiles" | "logrotate" | "run-parts" | "anacron" | "incrontab" | "atrun"
+        | "cron" | "crond" | "systemd-sysusers" | "systemd-firstboot" | "tmpreaper"
+        | "tmpwatch" | "systemd-cat" | "startpar" | "supervisord" | "supervisorctl" | "pm2"
+        | "foreman" | "honcho" | "overmind" | "hivemind" | "incrond" | "fcron" | "fcrontab" => {
+            r.unattest("a program driven by configuration polc does not read");
+            suffix_runner(args, arg_words, r);
+        }
+        "cmake" => {
+            // `cmake -E chdir DIR CMD`, `cmake -E env … CMD`, `cmake -E time CMD`, `-P script`.
+            if let Some(i) = args.iter().position(|a| a == "-E") {
+                if matches!(
+                    args.get(i + 1).map(String::as_str),
+                    Some("chdir" | "env" | "time")
+                ) {
+                    suffix_runner(&args[i + 2..], &arg_words[i + 2..], r);
+                }
+            }
+            if args.iter().any(|a| a == "-P") {
+                r.unattest("cmake -P runs a script");
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Services started from unit files, folders trusted to run commands, file watchers.
+fn services(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) -> bool {
+    match n {
+        "systemctl" | "launchctl" | "service" | "rc-service" | "initctl" | "sv" | "direnv"
+        | "mise" | "rtx"
+            if args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "start"
+                        | "restart"
+                        | "reload"
+                        | "try-restart"
+                        | "reload-or-restart"
+                        | "enable"
+                        | "reenable"
+                        | "link"
+                        | "edit"
+                        | "isolate"
+                        | "daemon-reload"
+                        | "daemon-reexec"
+                        | "set-environment"
+                        | "import-environment"
+                        | "preset"
+                        | "load"
+                        | "bootstrap"
+                        | "submit"
+                        | "kickstart"
+                        | "up"
+                        | "once"
+                        | "allow"
+                        | "trust"
+                )
+            }) =>
+        {
+            // Starting or enabling a unit runs the command its file names; `direnv allow` and
+            // `mise trust` let a folder's file run commands in later shells.
+            r.unattest("runs or trusts commands from a file polc does not read");
+        }
+        "watchman" | "watchman-make" | "chokidar" | "onchange" | "when-changed" => {
+            suffix_runner(args, arg_words, r);
+        }
+        _ => return false,
+    }
+    true
 }
