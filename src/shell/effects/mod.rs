@@ -12,6 +12,7 @@
 
 pub(crate) mod files;
 pub(crate) mod git;
+pub(crate) mod options;
 pub(crate) mod runs;
 
 use super::{Word, UNKNOWN};

@@ -22,6 +22,7 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
         return;
     }
     builtin_or_runner(n, args, arg_words, r);
+    config_runners(n, args, arg_words, r);
     // Inline code and programs given options that run commands (each program is in one of
     // these).
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
@@ -84,6 +85,11 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs)
             if let Some(w) = arg_words.first() {
                 r.inner(Inner::Script(w.lit_value()));
             }
+        }
+        "hash" if args.iter().any(|a| short_cluster_has(a, 'p')) => {
+            // `hash -p PROG NAME` binds NAME to any program (the walk reads NAME's later
+            // uses as PROG).
+            r.unattest("hash -p binds a command name to any program")
         }
         "alias" | "enable" | "bind" | "complete" | "compgen" | "fc" | "coproc" => {
             r.unattest("builtin that defines or runs commands")
@@ -175,6 +181,7 @@ fn inline_code(base: &str, args: &[String]) -> bool {
                 || a.contains("getline")
                 || a == "-f"
                 || a.starts_with("--exec")
+                || awk_prints_to_file(a)
         }),
         "sed" | "gsed" => sed_runs_commands(args),
         "rg" => args.iter().any(|a| a.starts_with("--pre")),
@@ -205,6 +212,9 @@ fn inline_code(base: &str, args: &[String]) -> bool {
 /// Programs whose options or arguments run commands: git, rsync, multiplexers, terminal
 /// drivers, socat, nested agent sessions.
 fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    if transfers_and_services(n, args, arg_words, r) {
+        return;
+    }
     match base {
         "git" => {
             git::runs(args, arg_words, r);
@@ -212,8 +222,12 @@ fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mu
         "rsync" => {
             rsync_runs(args, arg_words, r);
         }
-        "tmux" | "screen" => {
-            multiplexer(n, args, arg_words, r);
+        "tmux" | "screen" | "byobu" | "tmate" => {
+            let as_name = if n == "screen" { "screen" } else { "tmux" };
+            multiplexer(as_name, args, arg_words, r);
+        }
+        _ if TERMINALS.contains(&base) || TERMINALS.contains(&n) => {
+            terminal(n, args, arg_words, r);
         }
         "expect" => {
             // expect drives a terminal: what it types is not attestable. `-c SCRIPT` and
@@ -274,7 +288,10 @@ fn wrapper(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Run
         | "start-stop-daemon" | "daemonize" | "npx" | "bunx" | "pnpx" | "uvx" | "catchsegv"
         | "vipe" | "sem" | "tsp" | "nq" | "lckdo" | "run-one" | "systemd-inhibit" | "schroot"
         | "firejail" | "bwrap" | "sandbox-exec" | "cgexec" | "ip" | "gosu" | "su-exec"
-        | "chpst" | "softlimit" | "setuidgid" | "envdir" | "runcon" | "torsocks5" => {
+        | "chpst" | "softlimit" | "setuidgid" | "envdir" | "runcon" | "torsocks5" | "watchexec"
+        | "reflex" | "nodemon" | "asciinema" | "ttyrec" | "termrec" | "mosh" | "sshpass"
+        | "with-contenv" | "s6-setuidgid" | "doppler" | "op" | "aws-vault" | "dotenv"
+        | "env-cmd" | "cross-env" | "concurrently" | "npm-run-all" | "run-p" | "run-s" => {
             suffix_runner(args, arg_words, r);
         }
         "npm" | "pnpm" | "yarn"
@@ -486,7 +503,8 @@ fn sed_script_has_e(s: &str) -> bool {
                 }
                 i += 1;
             }
-            b'e' => return true,
+            // `e` runs a command; `w`/`W` write and `r`/`R` read a file named in the script.
+            b'e' | b'w' | b'W' | b'r' | b'R' => return true,
             b's' | b'y' if i + 1 < b.len() => {
                 let is_s = b[i] == b's';
                 let d = b[i + 1];
@@ -501,7 +519,8 @@ fn sed_script_has_e(s: &str) -> bool {
                 while i < b.len() && !matches!(b[i], b';' | b'\n' | b'}') {
                     i += 1;
                 }
-                if is_s && b[fs.min(b.len())..i.min(b.len())].contains(&b'e') {
+                let flags = &b[fs.min(b.len())..i.min(b.len())];
+                if is_s && (flags.contains(&b'e') || flags.contains(&b'w')) {
                     return true;
                 }
             }
@@ -686,4 +705,322 @@ fn option_values(args: &[String], arg_words: &[Word], opts: &[&str]) -> Vec<Stri
         k += 1;
     }
     out
+}
+
+/// Terminal emulators, multiplexers other than tmux/screen, terminal servers, pty wrappers
+/// and keystroke injectors: what they run or type is a command polc cannot attest. Every
+/// suffix of their arguments is walked as a command, and typed text as shell input.
+const TERMINALS: &[&str] = &[
+    "zellij",
+    "wezterm",
+    "wezterm-gui",
+    "kitty",
+    "kitten",
+    "dvtm",
+    "ttyd",
+    "gotty",
+    "empty",
+    "faketty",
+    "pty",
+    "xdotool",
+    "ydotool",
+    "wtype",
+    "dotool",
+    "xterm",
+    "uxterm",
+    "lxterm",
+    "x-terminal-emulator",
+    "foot",
+    "footclient",
+    "st",
+    "urxvt",
+    "urxvtc",
+    "rxvt",
+    "rxvt-unicode",
+    "terminator",
+    "tilix",
+    "gnome-terminal",
+    "gnome-terminal.wrapper",
+    "konsole",
+    "alacritty",
+    "ptyxis",
+    "kgx",
+    "xfce4-terminal",
+    "lxterminal",
+    "mate-terminal",
+    "qterminal",
+    "terminology",
+    "sakura",
+    "guake",
+    "tilda",
+    "cool-retro-term",
+    "ghostty",
+    "contour",
+    "rio",
+    "mlterm",
+    "kterm",
+    "aterm",
+    "eterm",
+    "zutty",
+    "termite",
+    "yakuake",
+    "weston-terminal",
+    "xdg-terminal-exec",
+    "i3-sensible-terminal",
+    "sensible-terminal",
+    "rlwrap",
+    "ttyexec",
+    "unbuffer",
+    "conspy",
+    "ttyecho",
+    "writevt",
+    "xte",
+    "xvkbd",
+    "kdotool",
+    "dotoolc",
+    "cliclick",
+    "autokey-run",
+    "ttysnoop",
+    "reptyr",
+    "retty",
+    "injcode",
+    "tio",
+    "minicom",
+    "picocom",
+    "cu",
+];
+
+fn terminal(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    r.unattest("terminal driver runs or types commands");
+    // Typed or sent text is shell input (`\r`/`\n` escapes end a line; `zellij action
+    // write 112 111 …` writes bytes).
+    let decode = |t: &str| {
+        t.replace("\\r", "\n")
+            .replace("\\n", "\n")
+            .replace("\\x0d", "\n")
+    };
+    let mut text = String::new();
+    let typing = args.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "type" | "send-text" | "write-chars" | "write" | "send-key" | "send-keys" | "key"
+        )
+    });
+    if typing || matches!(n, "wtype" | "dotool") {
+        let bytes_mode = args.iter().any(|a| a == "write") && n == "zellij";
+        for a in args.iter().filter(|a| !a.starts_with('-')) {
+            if bytes_mode {
+                if let Ok(b) = a.parse::<u8>() {
+                    text.push(if b == 13 { '\n' } else { b as char });
+                    continue;
+                }
+            }
+            text.push_str(&decode(a));
+            text.push(' ');
+        }
+        r.inner(Inner::Script(text));
+    }
+    // `-e CMD…`, `-x CMD…`, `--command CMD`, `-- CMD…`: the rest is the command, as words
+    // and as shell text.
+    for (k, a) in args.iter().enumerate() {
+        if matches!(
+            a.as_str(),
+            "-e" | "-x" | "--" | "--command" | "-c" | "--exec" | "--execute"
+        ) && k + 1 < args.len()
+        {
+            r.inner(Inner::Script(join_words(&arg_words[k + 1..])));
+        }
+    }
+    suffix_runner(args, arg_words, r);
+}
+
+/// `awk '{print > "f"}'`, `printf … >> f`: awk writes a file named in its program.
+fn awk_prints_to_file(prog: &str) -> bool {
+    let mut rest = prog;
+    while let Some(i) = rest.find("print") {
+        let after = &rest[i + 5..];
+        let end = after.find([';', '}', '\n']).unwrap_or(after.len());
+        if after[..end].contains('>') {
+            return true;
+        }
+        rest = after;
+    }
+    false
+}
+
+/// Fetchers and transfer clients driven by files or variables, services started from unit
+/// files, and file-watching runners (see [`classify`]).
+fn transfers_and_services(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) -> bool {
+    match n {
+        // A config file (`-K`, also inside a cluster: `-sSK f`), `-w '%output{f}'` and
+        // `--expand-*` values name outputs polc cannot read.
+        "curl" | "curlie"
+            if args.iter().any(|a| {
+                a == "-K"
+                    || a.starts_with("--config")
+                    || a.starts_with("--expand-")
+                    || a.contains("%output{")
+                    || (a.starts_with('-')
+                        && !a.starts_with("--")
+                        && a[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+                        && a[1..].contains('K'))
+            }) =>
+        {
+            r.unattest("a fetcher driven by a config or variables polc does not read");
+        }
+        "wget" | "wget2" => {
+            // `-e output_document=F`, `--config F`: wgetrc commands decide what is written.
+            let mut k = 0;
+            while k < args.len() {
+                let a = args[k].as_str();
+                let cmd = if a == "-e" || a == "--execute" {
+                    k += 1;
+                    args.get(k).cloned()
+                } else if let Some(v) = a.strip_prefix("--execute=") {
+                    Some(v.to_string())
+                } else if a.starts_with("-e") && a.len() > 2 && !a.starts_with("--") {
+                    Some(a[2..].to_string())
+                } else {
+                    None
+                };
+                if let Some(c) = cmd {
+                    let key = c
+                        .split('=')
+                        .next()
+                        .unwrap_or("")
+                        .trim()
+                        .to_ascii_lowercase();
+                    if !(key.ends_with("_proxy")
+                        || matches!(
+                            key.as_str(),
+                            "robots" | "use_proxy" | "tries" | "timeout" | "wait"
+                        ))
+                    {
+                        r.unattest("a fetcher driven by a config or variables polc does not read");
+                    }
+                }
+                if a.starts_with("--config") {
+                    r.unattest("a fetcher driven by a config or variables polc does not read");
+                }
+                k += 1;
+            }
+        }
+        "aria2c" => {
+            // `--on-download-complete=CMD` and friends run a command; `--conf-path` and an
+            // input file (`-i`, with per-download `dir=`/`out=`) decide what is written.
+            for (k, a) in args.iter().enumerate() {
+                if a.starts_with("--on-") {
+                    r.unattest("aria2c runs a command on an event");
+                    match a.split_once('=') {
+                        Some((_, v)) => r.inner(Inner::Script(v.to_string())),
+                        None => {
+                            if let Some(w) = arg_words.get(k + 1) {
+                                r.inner(Inner::Words(vec![w.clone()]));
+                            }
+                        }
+                    }
+                }
+                if a.starts_with("--conf-path")
+                    || a.starts_with("--input-file")
+                    || (a.starts_with("-i") && !a.starts_with("--"))
+                {
+                    r.unattest("a fetcher driven by a config or variables polc does not read");
+                }
+            }
+        }
+        "lftp" | "smbclient" | "ftp" | "tftp" | "ncftp" | "sftp"
+            if args.iter().any(|a| {
+                matches!(a.as_str(), "-c" | "-e" | "-f" | "--command") || a.starts_with("-b")
+            }) =>
+        {
+            // Their command scripts get and put any file and run `!CMD` in a shell.
+            r.unattest("a file-transfer client given a command script");
+            for v in option_values(args, arg_words, &["-c", "-e", "--command"]) {
+                for piece in v.split([';', '\n']) {
+                    if let Some(cmd) = piece.trim().strip_prefix('!') {
+                        r.inner(Inner::Script(cmd.to_string()));
+                    }
+                }
+            }
+        }
+        _ => return services(n, args, arg_words, r),
+    }
+    true
+}
+
+/// Programs driven by configuration polc does not read, and `cmake`'s runners.
+fn config_runners(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    match n {
+        // Programs driven by a configuration file or folder polc does not read: what they
+        // write, delete or run is not on the command line (`systemd-tmpfiles` creates and
+        // removes any path, `logrotate` runs `postrotate` scripts, `run-parts` runs a folder).
+        "systemd-tmpfiles" | "logrotate" | "run-parts" | "anacron" | "incrontab" | "atrun"
+        | "cron" | "crond" | "systemd-sysusers" | "systemd-firstboot" | "tmpreaper"
+        | "tmpwatch" | "systemd-cat" | "startpar" | "supervisord" | "supervisorctl" | "pm2"
+        | "foreman" | "honcho" | "overmind" | "hivemind" | "incrond" | "fcron" | "fcrontab" => {
+            r.unattest("a program driven by configuration polc does not read");
+            suffix_runner(args, arg_words, r);
+        }
+        "cmake" => {
+            // `cmake -E chdir DIR CMD`, `cmake -E env … CMD`, `cmake -E time CMD`, `-P script`.
+            if let Some(i) = args.iter().position(|a| a == "-E") {
+                if matches!(
+                    args.get(i + 1).map(String::as_str),
+                    Some("chdir" | "env" | "time")
+                ) {
+                    suffix_runner(&args[i + 2..], &arg_words[i + 2..], r);
+                }
+            }
+            if args.iter().any(|a| a == "-P") {
+                r.unattest("cmake -P runs a script");
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Services started from unit files, folders trusted to run commands, file watchers.
+fn services(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) -> bool {
+    match n {
+        "systemctl" | "launchctl" | "service" | "rc-service" | "initctl" | "sv" | "direnv"
+        | "mise" | "rtx"
+            if args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "start"
+                        | "restart"
+                        | "reload"
+                        | "try-restart"
+                        | "reload-or-restart"
+                        | "enable"
+                        | "reenable"
+                        | "link"
+                        | "edit"
+                        | "isolate"
+                        | "daemon-reload"
+                        | "daemon-reexec"
+                        | "set-environment"
+                        | "import-environment"
+                        | "preset"
+                        | "load"
+                        | "bootstrap"
+                        | "submit"
+                        | "kickstart"
+                        | "up"
+                        | "once"
+                        | "allow"
+                        | "trust"
+                )
+            }) =>
+        {
+            // Starting or enabling a unit runs the command its file names; `direnv allow` and
+            // `mise trust` let a folder's file run commands in later shells.
+            r.unattest("runs or trusts commands from a file polc does not read");
+        }
+        "watchman" | "watchman-make" | "chokidar" | "onchange" | "when-changed" => {
+            suffix_runner(args, arg_words, r);
+        }
+        _ => return false,
+    }
+    true
 }
