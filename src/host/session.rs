@@ -215,28 +215,7 @@ fn touch(f: &std::fs::File) {
 /// Removes records idle past `expiry` and dead writers' temporary files; returns how many
 /// records remain.
 fn sweep(dir: &Path, expiry: Duration) -> usize {
-    state::sweep_temps(dir);
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    let now = SystemTime::now();
-    let mut live = 0;
-    for e in rd.flatten() {
-        if e.file_name().to_str().is_some_and(|n| n.starts_with('.')) {
-            continue;
-        }
-        let idle = e
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| now.duration_since(t).ok());
-        if idle.is_some_and(|i| i > expiry) {
-            let _ = std::fs::remove_file(e.path());
-        } else {
-            live += 1;
-        }
-    }
-    live
+    state::sweep_idle(dir, expiry)
 }
 
 #[cfg(test)]

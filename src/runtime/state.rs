@@ -262,6 +262,33 @@ pub fn replace_record(dir: &Path, name: &str, text: &str) -> std::io::Result<()>
     r
 }
 
+/// Removes the files of `dir` idle (not modified) past `expiry`, and dead writers' temporary
+/// files; returns how many files remain (session records and session state files).
+pub fn sweep_idle(dir: &Path, expiry: std::time::Duration) -> usize {
+    sweep_temps(dir);
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let now = std::time::SystemTime::now();
+    let mut live = 0;
+    for e in rd.flatten() {
+        if e.file_name().to_str().is_some_and(|n| n.starts_with('.')) {
+            continue;
+        }
+        let idle = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok());
+        if idle.is_some_and(|i| i > expiry) {
+            let _ = std::fs::remove_file(e.path());
+        } else {
+            live += 1;
+        }
+    }
+    live
+}
+
 /// Removes the fallback path's temporary files in `dir` whose writer is gone.
 pub fn sweep_temps(dir: &Path) {
     let Ok(rd) = std::fs::read_dir(dir) else {
