@@ -1303,12 +1303,7 @@ fn tar(e: &mut Effects, args: &[Vec<u8>]) {
     }
     if extract {
         e.tree = true;
-        if dirs.is_empty() {
-            e.file_into(b".".to_vec());
-        }
-        for d in &dirs {
-            e.file_into(d.clone());
-        }
+        e.files_into_or_here(dirs.clone());
     } else if create {
         // `--remove-files` deletes what it archives.
         let access = if long("--remove-files") {
@@ -1369,12 +1364,7 @@ fn extractor(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
                 .filter_map(|a| a.strip_prefix(b"-o").map(|d| d.to_vec())),
         );
     }
-    if dirs.is_empty() {
-        e.file_into(b".".to_vec());
-    }
-    for d in dirs {
-        e.file_into(d);
-    }
+    e.files_into_or_here(dirs);
 }
 
 fn interpreter(e: &mut Effects, args: &[Vec<u8>]) {
@@ -1565,12 +1555,7 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             ) {
                 e.file(o.clone(), Access::Read, false);
             }
-            if dirs.is_empty() {
-                e.file_into(b".".to_vec());
-            }
-            for d in dirs {
-                e.file_into(d);
-            }
+            e.files_into_or_here(dirs);
         }
         _ => return remote_copies(e, n, args),
     }
@@ -1643,12 +1628,7 @@ fn remote_copies(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             for o in opt_values(args, &["-O"], &["--output"]) {
                 e.file(o, Access::Write, false);
             }
-            if dirs.is_empty() {
-                e.file_into(b".".to_vec());
-            }
-            for d in dirs {
-                e.file_into(d);
-            }
+            e.files_into_or_here(dirs);
             unknown_candidates(e, args);
         }
         _ => return cloud_copies_and_vcs(e, n, args),
@@ -1718,12 +1698,7 @@ fn cloud_copies_and_vcs(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
                 &["-d", "-C", "-o", "-X"],
                 &["--directory", "--dest", "--output", "--extract-dir"],
             );
-            if dirs.is_empty() {
-                e.file_into(b".".to_vec());
-            }
-            for d in dirs {
-                e.file_into(d);
-            }
+            e.files_into_or_here(dirs);
             unknown_candidates(e, args);
         }
         _ => return version_control(e, n, args),

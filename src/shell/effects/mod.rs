@@ -140,6 +140,17 @@ impl Effects {
     }
 
     /// Unknown names are written anywhere under `folder`.
+    /// Writes into each of `dirs`, or into the current folder when none is named (an
+    /// extractor's or downloader's destination).
+    pub fn files_into_or_here(&mut self, dirs: Vec<Vec<u8>>) {
+        if dirs.is_empty() {
+            self.file_into(b".".to_vec());
+        }
+        for d in dirs {
+            self.file_into(d);
+        }
+    }
+
     pub fn file_into(&mut self, folder: Vec<u8>) {
         let path = tilde(&folder);
         if path.is_empty() {
