@@ -305,12 +305,15 @@ impl<'a> Lexer<'a> {
             // `( ls ) x`, `{ ls; } x`
             self.syntax_error();
         }
-        // Reserved words count only in command position, before any word.
-        let first = st
-            .cur
-            .words
-            .iter()
-            .all(|w| matches!(w.unquoted(), Some("!") | Some("{") | Some("time")));
+        // Reserved words count only in command position, before any word and before any
+        // redirection (bash reads `2>&1 { git; }` as a command named `{` and then rejects the
+        // `}`; polc read a group and allowed it).
+        let first = st.cur.redirects.is_empty()
+            && st
+                .cur
+                .words
+                .iter()
+                .all(|w| matches!(w.unquoted(), Some("!") | Some("{") | Some("time")));
         if first {
             match word.unquoted() {
                 Some("{") => st.braces += 1,
