@@ -249,7 +249,18 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
             });
         }
     }
+    quiet_where_stderr_is_an_answer(host, &mut r);
     r
+}
+
+/// Gemini CLI reads stderr as the answer when stdout is empty, and text that is not JSON as
+/// allow: a notice beside a `default` answer (no table; another polc on PATH) became an
+/// allow of every call (bug fixed). There, an exit-0 answer with nothing on stdout writes
+/// nothing on stderr either.
+fn quiet_where_stderr_is_an_answer(host: Host, r: &mut Rendered) {
+    if host == Host::Gemini && r.exit == 0 && r.stdout.iter().all(u8::is_ascii_whitespace) {
+        r.stderr = None;
+    }
 }
 
 /// A warning when `command -v polc` is not the binary running this hook: the person's
