@@ -13,7 +13,7 @@ use crate::ir::{PatternKind, Verdict};
 use crate::syntax::json::{JNode, JValue};
 use std::path::PathBuf;
 
-const SHELL: &[&str] = &["run_shell_command", "ShellTool"];
+use crate::tools::gemini::SHELL_TOOLS as SHELL;
 
 /// Tier of a file (Gemini's numbers): admin 5, user 4, workspace 3.
 fn tier(n: &Native) -> i32 {
