@@ -68,7 +68,7 @@ impl<'p> Reference<'p> {
     }
 
     fn rule(&self, i: u32) -> Result<&crate::ir::Rule, Corrupt> {
-        self.policy.rules.get(i as usize).ok_or(Corrupt)
+        self.policy.rules.get(i as usize).ok_or(Corrupt::rule(i))
     }
 }
 
@@ -170,9 +170,10 @@ impl RuleSource for Reference<'_> {
                         });
                     }
                     PatternKind::Regex => {
-                        let dfa = self.dfas[i][pi].as_ref().ok_or(Corrupt)?;
+                        let dfa = self.dfas[i][pi].as_ref().ok_or(Corrupt::rule(i as u32))?;
                         for t in texts {
-                            hit |= crate::content::regex_dfa_is_match(dfa, t).ok_or(Corrupt)?;
+                            hit |= crate::content::regex_dfa_is_match(dfa, t)
+                                .ok_or(Corrupt::rule(i as u32))?;
                         }
                     }
                     _ => {}
