@@ -364,7 +364,10 @@ fn every_path_field_of_every_agent() {
 #[test]
 fn every_shell_tool_name_meets_the_bash_rules() {
     let p = Project::new();
-    p.write("policies/main.pol", "deny bash prefix \"rm\" { id no-rm }\n");
+    p.write(
+        "policies/main.pol",
+        "deny bash prefix \"rm\" { id no-rm }\n",
+    );
     p.build_trusted();
     for (host, tool) in [
         ("vibe", "bash"),
