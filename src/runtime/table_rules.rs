@@ -9,7 +9,7 @@ use super::pathmatch::{path_could_hold, policy_dir, rule_matches};
 use super::{Context, Corrupt, PathQuery, RuleDesc, RuleFacts, RuleSource, Score, Side};
 use crate::ir::{PatternKind, Verdict};
 use crate::paths::Anchor;
-use crate::pattern::{self, Match, Reading, STAR, WILD};
+use crate::pattern::{self, tool_matches, Match, Reading, STAR, WILD};
 use crate::table::sections::groups::Group;
 use crate::table::sections::keys::{host_applies, tool_lookup_keys, KEY_WORDS};
 use crate::table::sections::{Bad, GroupIndex, Kind, Rule, SectionError, Sections, Span};
@@ -36,43 +36,6 @@ impl<T> Where<T> for Option<T> {
     fn at(self, c: Corrupt) -> Result<T, Corrupt> {
         self.ok_or(c)
     }
-}
-
-/// Does a rule written for `rule_tool` apply to a call of `tool`? MCP rules name a whole
-/// server (`mcp__s`, `mcp__s__*`) or one tool; an allow may use `*` only after a literal
-/// `mcp__server__`, so an allow cannot grant servers it does not name.
-pub fn tool_matches(rule_tool: &str, tool: &str, allow: bool) -> bool {
-    if rule_tool == tool {
-        return true;
-    }
-    if let Some(rest) = rule_tool.strip_prefix("mcp__") {
-        if !tool.starts_with("mcp__") {
-            return false;
-        }
-        if !rest.contains("__") && !rest.contains('*') {
-            return tool.starts_with(&format!("{rule_tool}__"));
-        }
-        if rule_tool.contains('*') {
-            if allow {
-                let Some(star) = rule_tool.find('*') else {
-                    return false;
-                };
-                let lit = &rule_tool[..star];
-                if lit.len() <= 5 || !lit[5..].contains("__") {
-                    return false;
-                }
-            }
-            let p = pattern::SegPattern {
-                body: rule_tool
-                    .bytes()
-                    .map(|b| if b == b'*' { pattern::STAR } else { b })
-                    .collect(),
-                tail: false,
-            };
-            return p.matches(tool.as_bytes()).is_some();
-        }
-    }
-    false
 }
 
 pub struct TableRules<'a> {
