@@ -324,7 +324,7 @@ fn notice(d: &Decided) -> Option<String> {
             "polc: no policy table configured or found; the host's own rules apply".to_string()
         }
         Failure::Unusable(why) | Failure::Changed(why) => format!("polc: {why}"),
-        Failure::Corrupt => "polc: the policy table is corrupt: run `polc build`".into(),
+        Failure::Corrupt(c) => format!("polc: {c}"),
     })
 }
 
@@ -338,9 +338,8 @@ fn reason(d: &Decided) -> String {
         return match &d.failure {
             Some(Failure::Unusable(why) | Failure::Changed(why)) => format!("polc deny: {why}"),
             Some(Failure::NoTable) => "polc: internal error".into(),
-            Some(Failure::Corrupt) | None => {
-                "polc deny: the policy table is corrupt: run `polc build`".into()
-            }
+            Some(Failure::Corrupt(c)) => format!("polc deny: {c}"),
+            None => "polc deny: the policy table is corrupt: run `polc build`".into(),
         };
     };
     let r = judged_reason(j);
