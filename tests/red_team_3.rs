@@ -1257,3 +1257,26 @@ fn c21_zsh_precommand_forms() {
         (ShippedBroad, r##"sched +1 rm -rf ~"##, Deny),
     ]);
 }
+
+#[test]
+fn r2_session1_wrappers_and_stdin_makefiles() {
+    expect(&[
+        (ShippedBroad, r##"winpty rm -rf ~"##, Deny),
+        (ShippedBroad, r##"rsh h rm -rf ~"##, Deny),
+        (ShippedBroad, r##"trickle rm -rf ~"##, Deny),
+        (ShippedBroad, r##"tsocks rm -rf ~"##, Deny),
+        (ShippedBroad, r##"caffeinate rm -rf ~"##, Deny),
+        (ShippedBroad, r##"make -f /dev/stdin"##, AskOrDeny),
+    ]);
+}
+
+#[test]
+fn r1_grep_recursing_by_option_value() {
+    expect(&[
+        (Shipped, r##"grep -d recurse SECRET"##, AskOrDeny),
+        (Shipped, r##"grep -drecurse KEY"##, AskOrDeny),
+        (Shipped, r##"grep -rd recurse KEY"##, AskOrDeny),
+        (Shipped, r##"grep -d recurse -i KEY"##, AskOrDeny),
+        (Shipped, r##"grep --directories=recurse KEY"##, AskOrDeny),
+    ]);
+}

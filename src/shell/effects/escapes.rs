@@ -112,6 +112,10 @@ pub const RUNNERS: &[&str] = &[
     "pee",
     "ch-run",
     "wsl",
+    "winpty",
+    "rsh",
+    "remsh",
+    "rlogin",
     "sandbox",
     "bubblewrap",
     "rush",
@@ -954,4 +958,77 @@ fn stdin_code(n: &str, base: &str, args: &[String]) -> bool {
 
 fn duck_c(n: &str, a: &str) -> bool {
     n == "duckdb" && matches!(a, "-c" | "-s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exec_strings_find_command_lines_in_code() {
+        let cases: &[(&str, &str)] = &[
+            ("import os; os.system(\"rm -rf ~\")", "rm -rf ~"),
+            ("os:cmd(\"rm -rf ~\")", "rm -rf ~"),
+            ("require('child_process').execSync('rm -rf ~')", "rm -rf ~"),
+            ("run(`rm -rf ~`)", "rm -rf ~"),
+            ("system \"rm -rf ~\"", "rm -rf ~"),
+            ("subprocess.run('rm -rf ~', shell=True)", "rm -rf ~"),
+        ];
+        for (code, want) in cases {
+            assert!(
+                exec_strings(code).iter().any(|s| s == want),
+                "{code}: {:?}",
+                exec_strings(code)
+            );
+        }
+        assert!(exec_strings("print(1 + 2)").is_empty());
+    }
+
+    #[test]
+    fn shells_are_a_class() {
+        use super::super::super::lists::is_shell;
+        for s in [
+            "sh",
+            "bash",
+            "rbash",
+            "ksh93",
+            "oksh",
+            "lksh",
+            "posh",
+            "hush",
+            "bash5",
+            "zsh-5.9",
+            "sh.distrib",
+            "bash-static",
+            "nu",
+            "elvish",
+            "xonsh",
+            "osh",
+            "ysh",
+            "rc",
+            "es",
+            "murex",
+            "mksh-static",
+            "dash.static",
+        ] {
+            assert!(is_shell(s), "{s}");
+        }
+        for s in [
+            "ssh", "hash", "chsh", "tclsh", "mosh", "ls", "publish", "git",
+        ] {
+            assert!(!is_shell(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn loaders_and_listed_runners_are_runners() {
+        assert!(is_loader("ld-linux-x86-64.so.2"));
+        assert!(is_loader("ld.so"));
+        assert!(is_loader("ld-musl-x86_64.so.1"));
+        assert!(!is_loader("ld"));
+        for (p, subs) in SUBCOMMAND_RUNNERS {
+            assert!(!subs.is_empty(), "{p}");
+            assert!(!RUNNERS.contains(p), "{p} is in both lists");
+        }
+    }
 }

@@ -851,6 +851,12 @@ fn pattern_first(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         "--regexp",
         "--file",
         "--expression",
+        // grep's `-d ACTION` / `-D ACTION` take a value (`grep -d recurse KEY` has one
+        // operand, the pattern: it searches `.`).
+        "-d",
+        "-D",
+        "--directories",
+        "--devices",
     ];
     let ops = operands(e, args, &with_arg);
     for (k, p) in ops.iter().enumerate() {
