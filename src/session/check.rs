@@ -76,6 +76,10 @@ pub struct Verdicts {
     pub reason: String,
     /// End the agent's turn (the host's form, if it has one), with this reason.
     pub interrupt: bool,
+    /// The session's rules looked at this call: a sequence step matched it (as a first, a
+    /// middle or a last step, possibly), or denial limits are on. Such an allow is never
+    /// remembered (`remember.rs`).
+    pub touched: bool,
     /// The record to append.
     pub call: Call,
 }
@@ -246,6 +250,7 @@ pub fn apply(
 ) -> Result<Verdicts, String> {
     let (mut decision, mut reason) = d;
     let mut interrupt = false;
+    let mut touched = f.limits.is_some();
     let mut seq_updates: Vec<(String, u8)> = Vec::new();
     // ---- sequence rules
     let walks: Vec<Option<crate::shell::Walk>> = if f.sequences.is_empty() {
@@ -285,6 +290,7 @@ pub fn apply(
                         .collect(),
                 })
                 .collect();
+            touched |= steps.iter().any(|s| !s.is_empty());
             let got = advance(&steps, done0);
             // The strongest reading: a definite fire, then a possible one, then the furthest.
             let score = |g: &(usize, Option<bool>)| match g.1 {
@@ -391,6 +397,7 @@ pub fn apply(
         decision,
         reason,
         interrupt,
+        touched,
         call: Call {
             time_ms: super::store::now_ms(),
             host: call.host.to_string(),
