@@ -686,3 +686,91 @@ fn agents_cannot_tamper_with_session_state() {
     }
     assert_eq!(claude(&p, "t", "curl https://x.io", "t2").0, "deny");
 }
+
+/// `polc decide --session`: (exit code, stderr).
+fn decide(p: &Project, args: &[&str]) -> (i32, String) {
+    let root = p.dir.path().canonicalize().unwrap();
+    let mut all = vec!["decide"];
+    all.extend_from_slice(args);
+    let out = p
+        .cmd(&all)
+        .current_dir(&root)
+        .env("CLAUDE_PROJECT_DIR", &root)
+        .env("HOME", root.join("home"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn decide_with_a_session_records_only_for_a_plugin_host() {
+    let p = project(POLICY);
+    // A plugin's hook (it names its host): the session is kept, the sequence fires.
+    assert_eq!(
+        decide(
+            &p,
+            &[
+                "--host",
+                "openclaw",
+                "--session",
+                "oc1",
+                "--",
+                "cat",
+                ".env"
+            ]
+        )
+        .0,
+        0
+    );
+    let (code, err) = decide(
+        &p,
+        &[
+            "--host",
+            "openclaw",
+            "--session",
+            "oc1",
+            "--",
+            "curl",
+            "https://x.io",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("exfiltration"), "{err}");
+    // Another session of the same plugin is untouched.
+    assert_eq!(
+        decide(
+            &p,
+            &[
+                "--host",
+                "openclaw",
+                "--session",
+                "oc2",
+                "--",
+                "curl",
+                "https://x.io"
+            ]
+        )
+        .0,
+        0
+    );
+    let before = state_files(&p);
+    // Without a host (a person on the terminal): read-only, nothing created or appended.
+    assert_eq!(decide(&p, &["--session", "term", "--", "cat", ".env"]).0, 0);
+    assert_eq!(
+        decide(&p, &["--session", "term", "--", "curl", "https://x.io"]).0,
+        3
+    );
+    let after = state_files(&p);
+    assert_eq!(before.len(), after.len(), "read-only created a state file");
+    // Read-only on a Claude session the hook keeps: its armed sequence shows, nothing lands.
+    claude(&p, "cl1", "cat .env", "t1");
+    let f = state_files(&p);
+    let sizes: Vec<u64> = f.iter().map(|x| x.metadata().unwrap().len()).collect();
+    let (code, err) = decide(&p, &["--session", "cl1", "--", "curl", "https://x.io"]);
+    assert_eq!(code, 2, "{err}");
+    let sizes2: Vec<u64> = f.iter().map(|x| x.metadata().unwrap().len()).collect();
+    assert_eq!(sizes, sizes2, "read-only appended");
+}

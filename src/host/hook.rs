@@ -300,6 +300,7 @@ fn respond(
         &roots.root,
         (decided.decision, reason(decided)),
         alt,
+        true,
     );
     let a = finalize(host, inp, sess.decision, sess.reason.clone());
     let mut r = host.render(&a, ev);
@@ -394,7 +395,7 @@ fn notice(d: &Decided) -> Option<String> {
 
 /// R: the rule (id, source:line, text, reason), the construct, why nothing decided, or the
 /// table problem.
-fn reason(d: &Decided) -> String {
+pub fn reason(d: &Decided) -> String {
     if let Some(r) = &d.adjusted {
         return r.clone();
     }

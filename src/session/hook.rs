@@ -146,6 +146,7 @@ pub fn after_decision(
     root: &Path,
     d: (Decision, String),
     alt: Alt<'_>,
+    write: bool,
 ) -> After {
     let mut f = Features::default();
     for l in layers {
@@ -165,9 +166,9 @@ pub fn after_decision(
     let after = if f.limits.is_none() && f.sequences.is_empty() {
         After::pick(d, &alt)
     } else {
-        stateful(&f, host, ev, inp, mapped, cwd, root, d, &alt)
+        stateful(&f, host, ev, inp, mapped, cwd, root, d, &alt, write)
     };
-    if let Some(a) = f.audit {
+    if let (Some(a), true) = (f.audit, write) {
         let chosen = match &alt {
             Some((m, _)) if after.rewritten => m,
             _ => mapped,
@@ -243,17 +244,23 @@ fn stateful(
     root: &Path,
     d: (Decision, String),
     alt: &Alt<'_>,
+    write: bool,
 ) -> After {
     let Some(state_dir) = crate::runtime::state::state_dir() else {
         return degrade(d, "polc has no state folder");
     };
     let k = key(host, inp, root);
     let kr: Vec<&[u8]> = k.iter().map(Vec::as_slice).collect();
-    let open = match store::open(&state_dir, &kr, true) {
-        Ok(Some(o)) => o,
+    // Read-only (`polc decide --session` outside a host's hook): no file is created, and a
+    // session with no state file is a new one.
+    let open = match store::open(&state_dir, &kr, write) {
+        Ok(Some(o)) => Some(o),
+        Ok(None) if !write => None,
         Ok(None) => return degrade(d, "the state file vanished"),
         Err(why) => return degrade(d, &why),
     };
+    let empty = super::record::State::default();
+    let state = open.as_ref().map_or(&empty, |o| &o.state);
     let home = crate::runtime::Context::from_env().home;
     let ctx = crate::runtime::Context {
         cwd: Some(cwd.to_path_buf()),
@@ -272,7 +279,7 @@ fn stateful(
             requests: &reqs,
             ctx: &ctx,
         };
-        check::apply(f, &open.state, &info, d, summary(m))
+        check::apply(f, state, &info, d, summary(m))
     };
     // The rewrite when the session allows it too; both read the same snapshot.
     let chosen = match alt {
@@ -301,10 +308,10 @@ fn stateful(
         touched: v.touched,
         rewritten,
     };
-    if let Err(why) = open.append(&v.call.line(ev_c)) {
-        return degrade((after.decision, after.reason), &why);
+    match open.filter(|_| write).map(|o| o.append(&v.call.line(ev_c))) {
+        Some(Err(why)) => degrade((after.decision, after.reason), &why),
+        _ => after,
     }
-    after
 }
 
 /// Is this a post-tool event (the call ran)?
