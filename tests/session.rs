@@ -774,3 +774,35 @@ fn decide_with_a_session_records_only_for_a_plugin_host() {
     let sizes2: Vec<u64> = f.iter().map(|x| x.metadata().unwrap().len()).collect();
     assert_eq!(sizes, sizes2, "read-only appended");
 }
+
+#[test]
+fn an_agents_reads_of_the_audit_log_ask() {
+    let p = project("session audit\nallow bash prefix \"cat\"\nallow bash prefix \"grep\"\nallow bash prefix \"ls\"\nallow read glob \"/**\"\n");
+    // One decision so the log exists.
+    claude(&p, "a1", "ls", "t1");
+    let state = p.state.path().canonicalize().unwrap();
+    let log = state.join("audit").join("audit.log");
+    assert!(log.exists());
+    let shown = |x: &std::path::Path| x.display().to_string();
+    for cmd in [
+        format!("cat {}", shown(&log)),
+        format!("cat {}/audit/*", shown(&state)),
+        format!("grep -r denied {}", shown(&state)),
+        format!("grep denied {}", shown(&log)),
+    ] {
+        assert_eq!(claude(&p, "a1", &cmd, "t2").0, "ask", "{cmd}");
+    }
+    // The Read tool too.
+    let (out, _) = hook(
+        &p,
+        "claude",
+        json!({
+            "session_id": "a1", "cwd": p.dir.path().canonicalize().unwrap(),
+            "hook_event_name": "PreToolUse", "permission_mode": "default",
+            "tool_name": "Read", "tool_input": {"file_path": log}, "tool_use_id": "t3"
+        }),
+    );
+    assert!(out.contains("\"permissionDecision\":\"ask\""), "{out}");
+    // Other reads are untouched.
+    assert_eq!(claude(&p, "a1", "cat README.md", "t4").0, "allow");
+}

@@ -106,7 +106,17 @@ impl Protected {
     }
 
     fn check_tool(&self, tool: &str, subject: &str, input: &str, cwd: &Path) -> Option<Finding> {
-        if matches!(tool, tools::READ | tools::WEBFETCH | tools::WEBSEARCH) {
+        if tool == tools::READ {
+            // The audit log holds what the agent was denied and why: reading it asks.
+            let p = self.resolve(subject.as_bytes(), cwd);
+            return self.reads_audit(&p, true).then(|| Finding {
+                verdict: Verdict::Ask,
+                what: format!("{tool} of polc's audit log {}", p.display()),
+                paths: vec![p],
+                rule_id: RULE_ID,
+            });
+        }
+        if matches!(tool, tools::WEBFETCH | tools::WEBSEARCH) {
             return None;
         }
         let mut strings: Vec<String> = vec![subject.to_string()];
@@ -375,7 +385,9 @@ impl Protected {
                 let hits = pats
                     .iter()
                     .any(|pat| self.pattern_hits(pat, u.access.writes()));
-                if hits && (u.access.writes() || u.access == Access::Unknown) {
+                let reads_audit = u.access == Access::Read
+                    && pats.iter().any(|pat| self.pattern_reads_audit(pat));
+                if (hits && (u.access.writes() || u.access == Access::Unknown)) || reads_audit {
                     worst.raise(
                         Verdict::Ask,
                         format!(
@@ -481,6 +493,12 @@ impl Protected {
                     "`{prog}` copies polc's binary {} (a renamed copy escapes the hook's checks)",
                     p.display()
                 ),
+                Some(p),
+            ),
+            // Issue 14: the audit log records what the agent was denied and why.
+            Access::Read if self.reads_audit(p, u.recursive) => worst.raise(
+                Verdict::Ask,
+                format!("`{prog}` reads polc's audit log {}", p.display()),
                 Some(p),
             ),
             _ => {}
