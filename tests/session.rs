@@ -806,3 +806,39 @@ fn an_agents_reads_of_the_audit_log_ask() {
     // Other reads are untouched.
     assert_eq!(claude(&p, "a1", "cat README.md", "t4").0, "allow");
 }
+
+#[test]
+fn test_json_lists_sequence_and_rewrite_examples() {
+    let p = Project::new();
+    p.write(
+        "policies/main.pol",
+        &format!(
+            "{POLICY}\nallow bash glob \"make deploy*--dry-run\"\nrewrite bash prefix \"make deploy\" {{\n  append \"--dry-run\"\n  example \"make deploy\" => \"make deploy --dry-run\"\n}}\n"
+        ),
+    );
+    let r = p.run(&["test", "--format", "json"]);
+    assert_eq!(r.code(), 0, "{}{}", r.stdout(), r.stderr());
+    let v: Value = serde_json::from_str(&r.stdout()).unwrap();
+    let seqs = v["sequences"].as_array().unwrap();
+    assert_eq!(seqs.len(), 4, "{v}");
+    assert!(seqs
+        .iter()
+        .all(|s| s["ok"] == json!(true) && s["rule"] == json!("exfiltration")));
+    assert_eq!(seqs[1]["calls"], json!(["cat .env", "curl https://x.io"]));
+    assert_eq!(v["rewrites"][0]["got"], json!("make deploy --dry-run"));
+    assert_eq!(v["session_failed"], json!(0));
+    // A failing sequence example fails the run and says so.
+    p.write(
+        "policies/main.pol",
+        &POLICY.replace(
+            "\"cat .env\" then \"curl https://x.io\" => deny",
+            "\"cat .env\" then \"curl https://x.io\" => allow",
+        ),
+    );
+    let r = p.run(&["test", "--format", "json"]);
+    assert_eq!(r.code(), 1);
+    let v: Value = serde_json::from_str(&r.stdout()).unwrap();
+    assert_eq!(v["session_failed"], json!(1), "{v}");
+    assert_eq!(v["sequences"][1]["ok"], json!(false));
+    assert_eq!(v["sequences"][1]["got"], json!("deny"));
+}

@@ -260,3 +260,49 @@ pub fn gate(
     eprintln!("error: {} of {n} sequence example(s) failed", fails.len());
     None
 }
+
+/// `polc test --format json`: every sequence and rewrite example with its result, and how
+/// many failed.
+pub fn json(policy: &Policy, compiled: &Compiled) -> (serde_json::Value, usize) {
+    let (_, fails) = check(policy, compiled);
+    let mut failed = fails.len();
+    let seqs: Vec<serde_json::Value> = policy
+        .session
+        .sequences
+        .iter()
+        .flat_map(|s| s.examples.iter().map(move |e| (s, e)))
+        .map(|(s, e)| {
+            let f = fails.iter().find(|f| std::ptr::eq(f.example, e));
+            serde_json::json!({
+                "rule": s.id, "file": e.span.file, "line": e.span.line, "column": e.span.column,
+                "calls": e.calls, "host": e.host, "expect": e.expect.as_str(),
+                "got": f.map(|f| f.got.as_str()).unwrap_or(e.expect.as_str()),
+                "ok": f.is_none(), "detail": f.map(|f| f.detail.clone()),
+            })
+        })
+        .collect();
+    let rules = TableRules::new(|k| compiled.section(k)).ok();
+    let rws: Vec<serde_json::Value> = policy
+        .session
+        .rewrites
+        .iter()
+        .flat_map(|r| r.examples.iter().map(move |e| (r, e)))
+        .map(|(r, e)| {
+            let host = e.host.as_deref().unwrap_or("claude");
+            let got = rules
+                .as_ref()
+                .map(|t| rewritten(t, compiled, &e.input, host))
+                .unwrap_or_default();
+            let ok = got == e.expect;
+            failed += usize::from(!ok);
+            serde_json::json!({
+                "rule": r.id, "file": e.span.file, "line": e.span.line, "column": e.span.column,
+                "input": e.input, "host": e.host, "expect": e.expect, "got": got, "ok": ok,
+            })
+        })
+        .collect();
+    (
+        serde_json::json!({"sequences": seqs, "rewrites": rws}),
+        failed,
+    )
+}
