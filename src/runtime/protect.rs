@@ -476,32 +476,42 @@ impl Protected {
                 format!("`{prog}` is given protected path {}", p.display()),
                 Some(p),
             ),
-            Access::Read
-                if segment_writes
-                    && u.recursive
-                    && self.binaries().iter().any(|b| b.starts_with(p)) =>
-            {
-                worst.raise(
-                    Verdict::Deny,
-                    format!("`{prog}` copies {}, which holds polc's binary", p.display()),
-                    Some(p),
-                )
-            }
-            Access::Read if segment_writes && self.is_binary(p) => worst.raise(
+            Access::Read => self.check_read(prog, u, p, segment_writes, worst),
+            _ => {}
+        }
+    }
+
+    /// A read: copying polc's binary (with a write in the segment), or the audit log.
+    fn check_read(
+        &self,
+        prog: &str,
+        u: &FileUse,
+        p: &Path,
+        segment_writes: bool,
+        worst: &mut Worst,
+    ) {
+        if segment_writes && u.recursive && self.binaries().iter().any(|b| b.starts_with(p)) {
+            worst.raise(
+                Verdict::Deny,
+                format!("`{prog}` copies {}, which holds polc's binary", p.display()),
+                Some(p),
+            )
+        } else if segment_writes && self.is_binary(p) {
+            worst.raise(
                 Verdict::Deny,
                 format!(
                     "`{prog}` copies polc's binary {} (a renamed copy escapes the hook's checks)",
                     p.display()
                 ),
                 Some(p),
-            ),
+            )
+        } else if self.reads_audit(p, u.recursive) {
             // Issue 14: the audit log records what the agent was denied and why.
-            Access::Read if self.reads_audit(p, u.recursive) => worst.raise(
+            worst.raise(
                 Verdict::Ask,
                 format!("`{prog}` reads polc's audit log {}", p.display()),
                 Some(p),
-            ),
-            _ => {}
+            )
         }
     }
 }

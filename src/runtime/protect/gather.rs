@@ -618,6 +618,16 @@ fn names(glob: &str, paths: &[PathBuf], ctx: &Context) -> bool {
     paths.iter().any(|p| normalize(p).starts_with(&base))
 }
 
+/// polc's audit log folder (`<state>/audit`), if polc has a state folder (looked up once:
+/// the state folder is fixed for the process).
+fn audit_dir() -> Option<PathBuf> {
+    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        crate::runtime::state::state_dir().map(|s| s.join(crate::session::audit::DIR))
+    })
+    .clone()
+}
+
 #[cfg(test)]
 mod lazy {
     use super::*;
@@ -648,14 +658,4 @@ mod lazy {
             );
         }
     }
-}
-
-/// polc's audit log folder (`<state>/audit`), if polc has a state folder (looked up once:
-/// the state folder is fixed for the process).
-fn audit_dir() -> Option<PathBuf> {
-    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        crate::runtime::state::state_dir().map(|s| s.join(crate::session::audit::DIR))
-    })
-    .clone()
 }
