@@ -191,6 +191,16 @@ impl State {
         }
     }
 
+    /// The hook's fold: from the last snapshot record on (a snapshot holds everything
+    /// before it, `store::Open::trim` writes it after the calls it keeps), without history.
+    /// Damage before the last snapshot goes unseen: those records no longer count.
+    pub fn fold_tail(text: &str) -> Result<State, String> {
+        // A snapshot at the very start is folded from 0 anyway.
+        let needle = format!("\n{TAG}\tS\t");
+        let from = memchr::memmem::rfind(text.as_bytes(), needle.as_bytes()).map_or(0, |i| i + 1);
+        State::fold_with(&text[from..], false)
+    }
+
     /// Folds the file's text, with the raw history. `Err` (the reason) for a damaged record or
     /// another version.
     pub fn fold(text: &str) -> Result<State, String> {
@@ -315,6 +325,29 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hooks_fold_from_the_last_snapshot_agrees_with_the_full_fold() {
+        // Kept calls, then a snapshot of everything (what a trim writes), then new calls.
+        let kept = [call("D", "a", &[("x", 1)]), call("DQ", "b", &[])].concat();
+        let full = State::fold(&kept).unwrap();
+        let mut text = kept.clone();
+        text.push_str(&full.snapshot_line(5));
+        text.push_str(&call("D", "c", &[("x", 2)]));
+        let a = State::fold(&text).unwrap();
+        let b = State::fold_tail(&text).unwrap();
+        assert_eq!((a.consecutive, a.total), (3, 3));
+        assert_eq!((b.consecutive, b.total), (a.consecutive, a.total));
+        assert_eq!(a.seqs, b.seqs);
+        assert_eq!(a.asked, b.asked);
+        // Damage after the snapshot is seen; before it, those records no longer count.
+        let cut = text.len() - 3;
+        assert!(State::fold_tail(&text[..cut]).is_err());
+        let damaged = format!("garbage\n{}", &text[kept.len()..]);
+        assert!(State::fold_tail(&damaged).is_ok());
+        // No snapshot: the whole text.
+        assert_eq!(State::fold_tail(&kept).unwrap().total, 2);
+    }
 
     fn call(flags: &str, tuid: &str, seqs: &[(&str, u8)]) -> String {
         Call {

@@ -151,8 +151,8 @@ pub fn open(state_dir: &Path, key: &[&[u8]], create: bool) -> Result<Option<Open
         (&f).take(HARD_CAP)
             .read_to_string(&mut text)
             .map_err(|e| format!("the session state {} cannot be read: {e}", shown()))?;
-        let state =
-            State::fold(&text).map_err(|why| format!("the session state {}: {why}", shown()))?;
+        let state = State::fold_tail(&text)
+            .map_err(|why| format!("the session state {}: {why}", shown()))?;
         return Ok(Some(Open {
             file: f,
             path,
@@ -195,7 +195,7 @@ impl Open {
         Ok(())
     }
 
-    /// Drops old raw history: a snapshot of what it folded, then the last calls as they were.
+    /// Drops old raw history: the last calls as they were, then a snapshot of everything.
     /// Best effort: when the lock is busy the next call tries again.
     fn trim(self) {
         use std::os::fd::AsRawFd;
@@ -220,14 +220,14 @@ impl Open {
             bytes += l.len();
             keep += 1;
         }
-        let head: String = lines[..lines.len() - keep].concat();
-        let Ok(folded) = State::fold(&head) else {
+        // The kept calls as they were (history), then a snapshot of everything: the hook
+        // folds from the last snapshot on (`State::fold_tail`), a full fold reads the kept
+        // calls and then the snapshot's absolute counts.
+        let Ok(folded) = State::fold_with(&text, false) else {
             return;
         };
-        let mut out = folded.snapshot_line(now_ms());
-        for l in &lines[lines.len() - keep..] {
-            out.push_str(l);
-        }
+        let mut out: String = lines[lines.len() - keep..].concat();
+        out.push_str(&folded.snapshot_line(now_ms()));
         let dir = path.parent().unwrap_or(Path::new("/"));
         let tmp = dir.join(format!(
             "{}{}-{}",
