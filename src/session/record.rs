@@ -89,6 +89,22 @@ pub fn unseal_fast(text: &str) -> Option<Vec<&str>> {
     Some(v)
 }
 
+/// Where the last snapshot record starts (0 without one): the hook folds from there.
+/// Walks back line by line (a snapshot is at most [`KEEP_HISTORY`] lines from the end after a
+/// trim, or a short tail later).
+pub fn tail_start(text: &str) -> usize {
+    let b = text.as_bytes();
+    let snap = |at: usize| {
+        b[at..].starts_with(TAG.as_bytes()) && b[at + TAG.len()..].starts_with(b"\tS\t")
+    };
+    for nl in memchr::memrchr_iter(b'\n', b) {
+        if nl + 1 < b.len() && snap(nl + 1) {
+            return nl + 1;
+        }
+    }
+    0
+}
+
 /// A field as it may appear in a record: no tab, newline or control, at most `max` bytes.
 pub fn field(s: &str, max: usize) -> String {
     let mut out: String = s
@@ -195,10 +211,7 @@ impl State {
     /// before it, `store::Open::trim` writes it after the calls it keeps), without history.
     /// Damage before the last snapshot goes unseen: those records no longer count.
     pub fn fold_tail(text: &str) -> Result<State, String> {
-        // A snapshot at the very start is folded from 0 anyway.
-        let needle = format!("\n{TAG}\tS\t");
-        let from = memchr::memmem::rfind(text.as_bytes(), needle.as_bytes()).map_or(0, |i| i + 1);
-        State::fold_with(&text[from..], false)
+        State::fold_with(&text[tail_start(text)..], false)
     }
 
     /// Folds the file's text, with the raw history. `Err` (the reason) for a damaged record or
