@@ -150,7 +150,7 @@ pub fn check<'a>(policy: &'a Policy, compiled: &Compiled) -> (usize, Vec<Failure
 }
 
 /// Warnings: hosts where a sequence rule's interrupt is a plain deny, and `polc decide`
-/// callers, which keep no session.
+/// callers, which keep a session only with `--session`.
 pub fn warnings(policy: &Policy) -> Diagnostics {
     let mut d = Diagnostics::new();
     for s in &policy.session.sequences {
@@ -193,7 +193,7 @@ pub fn warnings(policy: &Policy) -> Diagnostics {
         }
         if !no_state.is_empty() {
             push(format!(
-                "sequence `{}`: the plugin callers of `polc decide` ({}) keep no session; the sequence does not apply there",
+                "sequence `{}`: the plugin callers of `polc decide` ({}) keep a session only when they pass `--session ID`; without it the sequence does not apply there",
                 s.id,
                 no_state.join(", ")
             ));
