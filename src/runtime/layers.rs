@@ -334,6 +334,12 @@ impl<'a> Union<'a> {
             .filter(move |(_, _, _, trusted)| *trusted || !side.is_allow())
     }
 
+    /// The rule's layer (index into the loaded layers) and its number in that table.
+    pub fn locate(&self, rule: u32) -> Option<(usize, u32)> {
+        let i = self.parts.iter().rposition(|p| rule >= p.1)?;
+        Some((i, rule - self.parts[i].1))
+    }
+
     /// Was this rule's layer trusted? (explain shows it)
     pub fn trusted(&self, rule: u32) -> bool {
         self.part(rule).map(|p| p.3).unwrap_or(false)
