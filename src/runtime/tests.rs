@@ -409,7 +409,8 @@ fn content_rules_see_dequoted_text() {
     assert_eq!(both(&p, "psql -h 'prod-db.inter''nal'"), Decision::Deny);
     assert_eq!(both(&p, "psql -h prod-db.inter\"\"nal"), Decision::Deny);
     assert_eq!(both(&p, "psql postgres://u:p@h/db"), Decision::Deny);
-    assert_eq!(both(&p, "psql -h staging"), Decision::Allow);
+    // (`psql -h staging` alone reads SQL from stdin: unattestable, red team session 3 C6.)
+    assert_eq!(both(&p, "psql -h staging -c 'select 1'"), Decision::Allow);
 }
 
 #[test]

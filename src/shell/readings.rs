@@ -423,10 +423,13 @@ fn extra_readings(name: &str, values: &[Vec<u8>], r: &mut SegmentReadings) {
         v.extend_from_slice(rest);
         join(&v)
     };
+    // Abbreviated long options written out (`curl --upl F` → `curl --upload-file F`).
+    let expanded = effects::options::expand_long(name, args);
+    let args = expanded.as_deref().unwrap_or(args);
     let split = effects::options::split_clusters(name, args);
     let split = split.as_deref().unwrap_or(args);
     let long = effects::options::split_long(split);
-    if long.as_slice() != args {
+    if long.as_slice() != &values[1..] {
         r.push(with(split));
         r.push(with(&long));
     }

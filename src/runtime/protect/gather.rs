@@ -89,6 +89,10 @@ const PROJECT_FILES: &[&str] = &[
     ".vscode/mcp.json",
     ".cursor/mcp.json",
     ".factory/mcp.json",
+    // Watched by the tripwire too (`tripwire::WATCHED`; a test ties the two lists): a write
+    // there must not land before the next call notices it.
+    ".vscode/tasks.json",
+    "opencode.jsonc",
 ];
 const PROJECT_DIRS: &[&str] = &[
     ".github/hooks",
@@ -106,6 +110,11 @@ const PROJECT_DIRS: &[&str] = &[
     ".agents/skills",
     ".factory/droids",
     ".factory/hooks",
+    ".gemini/policies",
+    ".gemini/commands",
+    ".agents",
+    ".vibe",
+    ".opencode",
 ];
 /// Where the agent's own tools run code from: writes ask.
 const PROJECT_ASK: &[&str] = &[".git/hooks", ".git/config"];
