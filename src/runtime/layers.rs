@@ -388,6 +388,20 @@ impl RuleSource for Union<'_> {
         }
         Ok(())
     }
+    fn match_segment_until(
+        &self,
+        reading: &[u8],
+        side: Side,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match) -> bool,
+    ) -> Result<bool, Corrupt> {
+        for (t, off, _, _) in self.parts_for(side) {
+            if !t.match_segment_until(reading, side, host, &mut |r, m| f(r + off, m))? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
     fn match_content(
         &self,
         tool: &str,
