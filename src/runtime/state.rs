@@ -111,7 +111,7 @@ pub fn name_of(parts: &[&[u8]]) -> String {
         }
         h.update(p);
     }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    super::trust::hex(&h.finalize())
 }
 
 /// `fields` joined by TAB, sealed with their FNV-1a 64, newline-terminated.
