@@ -17,9 +17,11 @@
 //! content: when only the stat part differs (a checkout that rewrote the same bytes) the
 //! content decides and the record's stat part is refreshed. `ctime` cannot be set by a
 //! user, so an edit always reaches the content comparison. A folder is the sorted listing
-//! of everything under it (name, type, size, mtime, ctime, inode), at most [`MAX_ENTRIES`]
-//! entries [`MAX_DEPTH`] deep (past that bound the rest is not compared: residual, stated
-//! in src/host/README.md; self-protection still guards writes into those folders).
+//! of everything under it (name, type, size, mtime, ctime, inode). A folder with more than
+//! [`MAX_ENTRIES`] entries, or nested deeper than [`MAX_DEPTH`] levels (a link loop), cannot
+//! be compared whole, so it never reads as unchanged: every call reports it as too large to
+//! watch (deny) until it is made smaller. (Bug fixed: past the bound the rest was skipped
+//! and an edit there read as "unchanged".)
 //!
 //! **Claude's own writes.** When a person picks "don't ask again", Claude Code appends an
 //! allow rule to `.claude/settings.local.json`. Entries *added* to that file's
@@ -93,8 +95,8 @@ pub const WATCHED: &[&str] = &[
 /// The file whose `permissions.allow` additions are Claude's own ("don't ask again").
 const CLAUDE_LOCAL: &str = ".claude/settings.local.json";
 /// Folder walk bounds.
-pub const MAX_ENTRIES: usize = 1024;
-pub const MAX_DEPTH: usize = 8;
+pub const MAX_ENTRIES: usize = 16_384;
+pub const MAX_DEPTH: usize = 16;
 /// Content read per file (agent configuration is small; the rest is covered by the size).
 const MAX_READ: u64 = 1 << 20;
 const TAG: &str = "agentcfg1";
@@ -110,6 +112,8 @@ enum Print {
         allow: Vec<String>,
     },
     Dir(String),
+    /// A folder past [`MAX_ENTRIES`] or [`MAX_DEPTH`]: never the same as anything.
+    TooLarge,
     /// A lookup error other than "no such file" (its errno).
     Error(i32),
 }
@@ -120,6 +124,7 @@ impl Print {
             Print::Absent => "-".into(),
             Print::File { stat, hash, allow } => format!("f:{stat}:{hash}:{}", allow.join(",")),
             Print::Dir(h) => format!("d:{h}"),
+            Print::TooLarge => "t".into(),
             Print::Error(e) => format!("e:{e}"),
         }
     }
@@ -127,6 +132,9 @@ impl Print {
     fn decode(s: &str) -> Option<Print> {
         if s == "-" {
             return Some(Print::Absent);
+        }
+        if s == "t" {
+            return Some(Print::TooLarge);
         }
         if let Some(h) = s.strip_prefix("d:") {
             return Some(Print::Dir(h.into()));
@@ -202,10 +210,8 @@ fn print(root: &Path, rel: &str, known: Option<&Print>) -> Print {
         lm.clone()
     };
     if m.is_dir() {
-        return Print::Dir(listing(
-            &p,
-            link.then(|| std::fs::read_link(&p).ok()).flatten(),
-        ));
+        return listing(&p, link.then(|| std::fs::read_link(&p).ok()).flatten())
+            .map_or(Print::TooLarge, Print::Dir);
     }
     let stat = stat_part(&m, link.then_some(&lm));
     if let Some(Print::File {
@@ -396,8 +402,9 @@ fn has_duplicate_keys(bytes: &[u8]) -> bool {
     serde_json::from_slice::<Check>(bytes).is_err()
 }
 
-/// A folder's listing hash (see the module notes).
-fn listing(dir: &Path, target: Option<PathBuf>) -> String {
+/// A folder's listing hash (see the module notes); `None` past [`MAX_ENTRIES`] or
+/// [`MAX_DEPTH`].
+fn listing(dir: &Path, target: Option<PathBuf>) -> Option<String> {
     let mut h = Sha256::new();
     if let Some(t) = target {
         h.update(t.as_os_str().as_encoded_bytes());
@@ -412,7 +419,7 @@ fn listing(dir: &Path, target: Option<PathBuf>) -> String {
         };
         for e in rd.flatten() {
             if rows.len() >= MAX_ENTRIES {
-                break;
+                return None;
             }
             let p = e.path();
             let Ok(m) = std::fs::symlink_metadata(&p) else {
@@ -440,7 +447,10 @@ fn listing(dir: &Path, target: Option<PathBuf>) -> String {
             };
             rows.push(format!("{rel}\t{kind}\t{}\t{extra}", stat_part(&m, None)));
             let into = kind == 'd' || target.as_ref().is_some_and(|t| t.is_dir());
-            if into && depth + 1 < MAX_DEPTH {
+            if into {
+                if depth + 1 >= MAX_DEPTH {
+                    return None;
+                }
                 stack.push((p, depth + 1));
             }
         }
@@ -450,7 +460,7 @@ fn listing(dir: &Path, target: Option<PathBuf>) -> String {
         h.update(r.as_bytes());
         h.update([b'\n']);
     }
-    hex(&h.finalize()[..16])
+    Some(hex(&h.finalize()[..16]))
 }
 
 fn record_name(root: &Path) -> String {
@@ -533,6 +543,8 @@ fn same(old: &Print, new: &Print) -> bool {
                 hash: b, allow: y, ..
             },
         ) => a == b && x.iter().all(|e| y.binary_search(e).is_ok()),
+        // What cannot be compared whole is never the same.
+        (Print::TooLarge, _) | (_, Print::TooLarge) => false,
         _ => old == new,
     }
 }
@@ -547,6 +559,7 @@ fn changes(root: &Path, old: &[Print], new: &[Print]) -> Vec<Change> {
             what: match (o, n) {
                 (Print::Absent, _) => "appeared",
                 (_, Print::Absent) => "disappeared",
+                (_, Print::TooLarge) => "is too large to watch (make it smaller)",
                 _ => "changed",
             },
         })
@@ -979,10 +992,49 @@ mod tests {
     }
 
     #[test]
+    fn a_folder_past_the_walk_bound_never_reads_as_unchanged() {
+        // Bug fixed: past 1,024 entries the rest of the folder was not compared, so an edit
+        // of the 1,025th file read as "unchanged".
+        let (t, root, st) = setup();
+        let skills = root.join(".claude/skills");
+        std::fs::create_dir_all(&skills).unwrap();
+        for i in 0..MAX_ENTRIES {
+            std::fs::write(skills.join(format!("s{i}")), "x").unwrap();
+        }
+        assert_eq!(check(&st, &root), Ok(Seen::Same), "at the bound: compared");
+        std::fs::write(skills.join("s77"), "changed").unwrap();
+        assert!(matches!(check(&st, &root), Ok(Seen::Changed(_))));
+        record(&st, &root).unwrap();
+        std::fs::write(skills.join("one-more"), "x").unwrap();
+        let Ok(Seen::Changed(ch)) = check(&st, &root) else {
+            panic!("past the bound must trip");
+        };
+        assert!(ch[0].what.contains("too large"), "{ch:?}");
+        // A person confirming cannot make it watchable: it trips on every call.
+        record(&st, &root).unwrap();
+        assert!(matches!(check(&st, &root), Ok(Seen::Changed(_))));
+        std::fs::remove_file(skills.join("one-more")).unwrap();
+        record(&st, &root).unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        // A link loop nests without end: too deep, never unchanged.
+        let hooks = root.join(".claude/hooks");
+        std::fs::create_dir_all(&hooks).unwrap();
+        std::os::unix::fs::symlink(&hooks, hooks.join("loop")).unwrap();
+        assert!(matches!(check(&st, &root), Ok(Seen::Changed(_))));
+        record(&st, &root).unwrap();
+        let Ok(Seen::Changed(ch)) = check(&st, &root) else {
+            panic!("a link loop must trip");
+        };
+        assert!(ch[0].path.ends_with(".claude/hooks"), "{ch:?}");
+        drop(t);
+    }
+
+    #[test]
     fn prints_round_trip() {
         for p in [
             Print::Absent,
             Print::Dir("ab".into()),
+            Print::TooLarge,
             Print::Error(13),
             Print::File {
                 stat: "1.2.3.4".into(),
