@@ -121,6 +121,11 @@ impl Protected {
                 );
             }
         }
+        // The paths a patch names (`*** Add File: .claude/settings.json`): the patch is one
+        // string, which read as a path named nothing (bug fixed: `apply_patch` wrote polc's
+        // and the agents' configuration).
+        let named = super::toolpaths::tool_paths(tool, subject, input).files;
+        strings.extend(named.iter().cloned());
         for s in strings.iter().filter(|s| !s.is_empty()) {
             let p = self.resolve(s.as_bytes(), cwd);
             let edit = tool == tools::EDIT;
@@ -135,7 +140,8 @@ impl Protected {
                     format!("{tool} of protected path {}", p.display()),
                     Some(&p),
                 );
-            } else if edit && s == subject && self.ancestor_of_protected(&p) {
+            } else if edit && (s == subject || named.contains(s)) && self.ancestor_of_protected(&p)
+            {
                 worst.raise(
                     Verdict::Deny,
                     format!("{tool} of {}, which holds protected paths", p.display()),
