@@ -111,14 +111,7 @@ pub fn name_of(parts: &[&[u8]]) -> String {
         }
         h.update(p);
     }
-    // Hex by table: `format!` per byte was most of the hook's cost of naming a state file.
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(64);
-    for b in h.finalize() {
-        out.push(HEX[usize::from(b >> 4)] as char);
-        out.push(HEX[usize::from(b & 15)] as char);
-    }
-    out
+    super::trust::hex(&h.finalize())
 }
 
 /// `fields` joined by TAB, sealed with their FNV-1a 64, newline-terminated.
