@@ -475,9 +475,10 @@ mod tests {
                 .unwrap()
         };
         let (long, short) = (time(&one_line), time(&lines));
-        // Equal work: ×1 give or take noise. Scanning the line was ×1000 and more.
+        // Equal work: ×1 give or take noise. Scanning the line was ×1000 and more; the
+        // margin is wide because the shared machine's load moves single runs by ×10.
         assert!(
-            long.as_secs_f64() < 10.0 * short.as_secs_f64().max(1e-4),
+            long.as_secs_f64() < 50.0 * short.as_secs_f64().max(1e-4),
             "one 4 MB line {long:?}, short lines {short:?}"
         );
     }

@@ -32,10 +32,10 @@ pub const VERIFIED: &str = "verified";
 pub const FRESH: &str = "fresh";
 
 /// The integrity cache folder: `<home>/.cache/polc`, home from the password database; no
-/// environment variable moves it (`runtime::state`). `None` without a home (then nothing is
+/// environment variable moves it (`places`). `None` without a home (then nothing is
 /// cached and every open verifies fully).
 pub fn cache_dir() -> Option<PathBuf> {
-    crate::runtime::state::cache_dir()
+    crate::places::cache_dir()
 }
 
 /// A file's identity and version as `fstat`/`stat` report it.
