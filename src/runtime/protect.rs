@@ -106,7 +106,17 @@ impl Protected {
     }
 
     fn check_tool(&self, tool: &str, subject: &str, input: &str, cwd: &Path) -> Option<Finding> {
-        if matches!(tool, tools::READ | tools::WEBFETCH | tools::WEBSEARCH) {
+        if tool == tools::READ {
+            // The audit log holds what the agent was denied and why: reading it asks.
+            let p = self.resolve(subject.as_bytes(), cwd);
+            return self.reads_audit(&p, true).then(|| Finding {
+                verdict: Verdict::Ask,
+                what: format!("{tool} of polc's audit log {}", p.display()),
+                paths: vec![p],
+                rule_id: RULE_ID,
+            });
+        }
+        if matches!(tool, tools::WEBFETCH | tools::WEBSEARCH) {
             return None;
         }
         let mut strings: Vec<String> = vec![subject.to_string()];
@@ -522,7 +532,9 @@ impl Protected {
                 let hits = pats
                     .iter()
                     .any(|pat| self.pattern_hits(pat, u.access.writes()));
-                if hits && (u.access.writes() || u.access == Access::Unknown) {
+                let reads_audit = u.access == Access::Read
+                    && pats.iter().any(|pat| self.pattern_reads_audit(pat));
+                if (hits && (u.access.writes() || u.access == Access::Unknown)) || reads_audit {
                     worst.raise(
                         Verdict::Ask,
                         format!(
@@ -611,26 +623,42 @@ impl Protected {
                 format!("`{prog}` is given protected path {}", p.display()),
                 Some(p),
             ),
-            Access::Read
-                if segment_writes
-                    && u.recursive
-                    && self.binaries().iter().any(|b| b.starts_with(p)) =>
-            {
-                worst.raise(
-                    Verdict::Deny,
-                    format!("`{prog}` copies {}, which holds polc's binary", p.display()),
-                    Some(p),
-                )
-            }
-            Access::Read if segment_writes && self.is_binary(p) => worst.raise(
+            Access::Read => self.check_read(prog, u, p, segment_writes, worst),
+            _ => {}
+        }
+    }
+
+    /// A read: copying polc's binary (with a write in the segment), or the audit log.
+    fn check_read(
+        &self,
+        prog: &str,
+        u: &FileUse,
+        p: &Path,
+        segment_writes: bool,
+        worst: &mut Worst,
+    ) {
+        if segment_writes && u.recursive && self.binaries().iter().any(|b| b.starts_with(p)) {
+            worst.raise(
+                Verdict::Deny,
+                format!("`{prog}` copies {}, which holds polc's binary", p.display()),
+                Some(p),
+            )
+        } else if segment_writes && self.is_binary(p) {
+            worst.raise(
                 Verdict::Deny,
                 format!(
                     "`{prog}` copies polc's binary {} (a renamed copy escapes the hook's checks)",
                     p.display()
                 ),
                 Some(p),
-            ),
-            _ => {}
+            )
+        } else if self.reads_audit(p, u.recursive) {
+            // Issue 14: the audit log records what the agent was denied and why.
+            worst.raise(
+                Verdict::Ask,
+                format!("`{prog}` reads polc's audit log {}", p.display()),
+                Some(p),
+            )
         }
     }
 }

@@ -214,6 +214,117 @@ fn array_assignment(raw: &str) -> Option<&str> {
     (close > open).then(|| &raw[open + 1..close])
 }
 
+/// Builtins whose arguments reach later commands or run as code: `export`/`declare`/`env`
+/// assignments of command-holding variables, and zsh's `emulate … -c CMD`.
+fn shell_builtins(name: &str, values: &[Vec<u8>], args: &[String], r: &mut SegmentReadings) {
+    if matches!(
+        name,
+        "export" | "declare" | "typeset" | "local" | "readonly" | "env" | "set" | "setenv"
+    ) {
+        // `export GIT_PAGER='rm -rf ~'; git log`, `env GIT_PAGER=… git log`: the
+        // assignment reaches the programs run after it.
+        for v in &values[1..] {
+            let t = text(v);
+            if let Some(n) = lists::assignment_name(&t) {
+                let value = &v[t.find('=').map_or(0, |i| i + 1)..];
+                env_runs(n, value, r);
+                code_in_value(value, r);
+            }
+        }
+    }
+    if name == "emulate" {
+        // zsh's `emulate sh -c 'CMD'` runs CMD.
+        if let Some(i) = args.iter().position(|a| a == "-c" || a.starts_with("-c")) {
+            r.unattest("emulate -c runs a string as a command");
+            let script = if args[i] == "-c" {
+                args.get(i + 1).cloned()
+            } else {
+                Some(args[i][2..].to_string())
+            };
+            if let Some(sc) = script {
+                r.inner(Inner::Script(sc));
+            }
+        }
+    }
+}
+
+/// Peel one word that stands before the program: an assignment (`FOO=1`, `a['1']=1`,
+/// `a[ ]=1`), or a zsh form (`=rm`, `noglob`, `nocorrect`, `repeat N`, `sched T`). True when
+/// one was peeled.
+fn peel_prefix(words: &mut Vec<Word>, values: &mut Vec<Vec<u8>>, r: &mut SegmentReadings) -> bool {
+    let w0 = &words[0];
+    // `a['1']=1 cmd`, `a[ ]=1 cmd`: bash rejects the assignment and still runs cmd, and
+    // evaluates the subscript as arithmetic first (`a['$(cmd)']=1` runs cmd). Bug fixed:
+    // the word was read as the program, hiding cmd from every rule.
+    if let Some(sub) = array_assignment(&w0.raw) {
+        r.unattest("array element assignment");
+        r.inner(Inner::Script(super::dequote(sub)));
+        words.remove(0);
+        values.remove(0);
+        return true;
+    }
+    // In that position bash reads blanks inside the subscript as part of the word
+    // (`a[ ]=1 rm -rf /` is one assignment, then rm), where polc split words.
+    if let Some(j) = spaced_array_assignment(words) {
+        r.unattest("array element assignment");
+        let text: Vec<&str> = words[..=j].iter().map(|w| w.raw.as_str()).collect();
+        let text = text.join(" ");
+        if let Some(sub) = array_assignment(&text) {
+            r.inner(Inner::Script(super::dequote(sub)));
+        }
+        words.drain(..=j);
+        values.drain(..=j);
+        return true;
+    }
+    // zsh reads `=rm` as the path of `rm` (EQUALS expansion), and `noglob`/`nocorrect`
+    // are precommand modifiers; `repeat N cmd` and `sched TIME cmd` run cmd (Claude Code
+    // runs commands in the user's shell, zsh on macOS).
+    if w0.parts.len() == 1 && matches!(w0.parts[0], super::Part::Lit(_)) {
+        let raw = w0.raw.as_str();
+        if raw.len() > 1 && raw.starts_with('=') && values[0].first() == Some(&b'=') {
+            r.unattest("zsh =command expansion");
+            values[0].remove(0);
+            words[0] = Word {
+                expanded: true,
+                ..Word::unknown(raw[1..].to_string())
+            };
+            return true;
+        }
+        match raw {
+            "noglob" | "nocorrect" => {
+                words.remove(0);
+                values.remove(0);
+                return true;
+            }
+            "repeat" | "sched" if values.len() > 2 => {
+                r.unattest("zsh precommand that runs a command later or repeatedly");
+                words.drain(..2);
+                values.drain(..2);
+                return true;
+            }
+            _ => {}
+        }
+    }
+    // Leading env assignment (`FOO=1 cmd`): needs an unquoted `NAME=` start.
+    if let Some(super::Part::Lit(t)) = w0.parts.first() {
+        if let Some(name) = lists::assignment_name(t) {
+            let v = &values[0];
+            let eq = v
+                .iter()
+                .position(|&b| b == b'=')
+                .map(|i| i + 1)
+                .unwrap_or(0);
+            env_runs(name, &v[eq..], r);
+            code_in_value(&v[eq..], r);
+            r.env.push((name.to_string(), v[eq..].to_vec()));
+            words.remove(0);
+            values.remove(0);
+            return true;
+        }
+    }
+    false
+}
+
 /// Remove, one at a time, what deny/ask rules must see through, recording a reading at
 /// every step and checking every step's program for unattestable constructs.
 fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings) {
@@ -231,80 +342,18 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
         r.push(join(&values));
         let prog = values[0].clone();
         let name = program_name(&prog);
-        let mut folded = values.clone();
-        folded[0] = name.clone().into_bytes();
-        r.push(join(&folded));
+        // The program word folded (not a copy of every word: segments hold 16,000).
+        let mut folded = name.clone().into_bytes();
+        for v in &values[1..] {
+            folded.push(b' ');
+            folded.extend_from_slice(v);
+        }
+        r.push(folded);
 
+        if peel_prefix(&mut words, &mut values, r) {
+            continue;
+        }
         let w0 = &words[0];
-        // `a['1']=1 cmd`, `a[ ]=1 cmd`: bash rejects the assignment and still runs cmd, and
-        // evaluates the subscript as arithmetic first (`a['$(cmd)']=1` runs cmd). Bug fixed:
-        // the word was read as the program, hiding cmd from every rule.
-        if let Some(sub) = array_assignment(&w0.raw) {
-            r.unattest("array element assignment");
-            r.inner(Inner::Script(super::dequote(sub)));
-            words.remove(0);
-            values.remove(0);
-            continue;
-        }
-        // In that position bash reads blanks inside the subscript as part of the word
-        // (`a[ ]=1 rm -rf /` is one assignment, then rm), where polc split words.
-        if let Some(j) = spaced_array_assignment(&words) {
-            r.unattest("array element assignment");
-            let text: Vec<&str> = words[..=j].iter().map(|w| w.raw.as_str()).collect();
-            let text = text.join(" ");
-            if let Some(sub) = array_assignment(&text) {
-                r.inner(Inner::Script(super::dequote(sub)));
-            }
-            words.drain(..=j);
-            values.drain(..=j);
-            continue;
-        }
-        // zsh reads `=rm` as the path of `rm` (EQUALS expansion), and `noglob`/`nocorrect`
-        // are precommand modifiers; `repeat N cmd` and `sched TIME cmd` run cmd (Claude Code
-        // runs commands in the user's shell, zsh on macOS).
-        if w0.parts.len() == 1 && matches!(w0.parts[0], super::Part::Lit(_)) {
-            let raw = w0.raw.as_str();
-            if raw.len() > 1 && raw.starts_with('=') && values[0].first() == Some(&b'=') {
-                r.unattest("zsh =command expansion");
-                values[0].remove(0);
-                words[0] = Word {
-                    expanded: true,
-                    ..Word::unknown(raw[1..].to_string())
-                };
-                continue;
-            }
-            match raw {
-                "noglob" | "nocorrect" => {
-                    words.remove(0);
-                    values.remove(0);
-                    continue;
-                }
-                "repeat" | "sched" if values.len() > 2 => {
-                    r.unattest("zsh precommand that runs a command later or repeatedly");
-                    words.drain(..2);
-                    values.drain(..2);
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        // Leading env assignment (`FOO=1 cmd`): needs an unquoted `NAME=` start.
-        if let Some(super::Part::Lit(t)) = w0.parts.first() {
-            if let Some(name) = lists::assignment_name(t) {
-                let v = &values[0];
-                let eq = v
-                    .iter()
-                    .position(|&b| b == b'=')
-                    .map(|i| i + 1)
-                    .unwrap_or(0);
-                env_runs(name, &v[eq..], r);
-                code_in_value(&v[eq..], r);
-                r.env.push((name.to_string(), v[eq..].to_vec()));
-                words.remove(0);
-                values.remove(0);
-                continue;
-            }
-        }
         if prog.contains(&WILD) {
             r.unattest("program name is not a literal word");
             r.stages.push(stage_of(&words, &values));
@@ -327,40 +376,12 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
         }
         // A program stands first: this is a stage the catalogue reads.
         r.stages.push(stage_of(&words, &values));
-        if matches!(
-            name.as_str(),
-            "export" | "declare" | "typeset" | "local" | "readonly" | "env" | "set" | "setenv"
-        ) {
-            // `export GIT_PAGER='rm -rf ~'; git log`, `env GIT_PAGER=… git log`: the
-            // assignment reaches the programs run after it.
-            for v in &values[1..] {
-                let t = text(v);
-                if let Some(n) = lists::assignment_name(&t) {
-                    let value = &v[t.find('=').map_or(0, |i| i + 1)..];
-                    env_runs(n, value, r);
-                    code_in_value(value, r);
-                }
-            }
-        }
         let args: Vec<String> = values[1..].iter().map(|v| text(v)).collect();
         let runs = effects::runs_of(&name, &args, &words[1..]);
         for u in runs.unattestable {
             r.unattest(u);
         }
-        if name == "emulate" {
-            // zsh's `emulate sh -c 'CMD'` runs CMD.
-            if let Some(i) = args.iter().position(|a| a == "-c" || a.starts_with("-c")) {
-                r.unattest("emulate -c runs a string as a command");
-                let script = if args[i] == "-c" {
-                    args.get(i + 1).cloned()
-                } else {
-                    Some(args[i][2..].to_string())
-                };
-                if let Some(sc) = script {
-                    r.inner(Inner::Script(sc));
-                }
-            }
-        }
+        shell_builtins(&name, &values, &args, r);
         for i in runs.inner {
             r.inner(i);
         }
@@ -411,12 +432,23 @@ fn extra_readings(name: &str, values: &[Vec<u8>], r: &mut SegmentReadings) {
     let args = expanded.as_deref().unwrap_or(args);
     let split = effects::options::split_clusters(name, args);
     let split = split.as_deref().unwrap_or(args);
-    let long = effects::options::split_long(split);
-    if long.as_slice() != &values[1..] {
+    // Copied only when some `--opt=value` is split (a segment may hold 16,000 words).
+    let has_long = split
+        .iter()
+        .any(|a| a.starts_with(b"--") && a.iter().position(|&b| b == b'=').is_some_and(|i| i > 2));
+    let long_split;
+    let long: &[Vec<u8>] = if has_long {
+        long_split = effects::options::split_long(split);
+        &long_split
+    } else {
+        split
+    };
+    // Compared with the words as written: an expanded abbreviation is a new reading too.
+    if long != &values[1..] {
         r.push(with(split));
-        r.push(with(&long));
+        r.push(with(long));
     }
-    if let Some(k) = effects::options::global_options_end(name, &long) {
+    if let Some(k) = effects::options::global_options_end(name, long) {
         // A global option polc does not know may take the next word: every word after an
         // option among the first few is also tried as the subcommand.
         let mut j = 0;

@@ -362,6 +362,30 @@ impl Protected {
         })
     }
 
+    /// Does an agent's read of `p` reach polc's audit log (issue 14: it asks)? Inside the
+    /// audit folder, or — for a recursive read — a folder of polc's state holding it. A
+    /// recursive read of a folder above the state folder (`grep -r x ~`) is not caught.
+    pub(super) fn reads_audit(&self, p: &Path, recursive: bool) -> bool {
+        let Some(audit) = audit_dir() else {
+            return false;
+        };
+        let state = audit.parent().unwrap_or(&audit).to_path_buf();
+        Self::forms(p).iter().any(|x| {
+            x.starts_with(&audit) || (recursive && audit.starts_with(x) && x.starts_with(&state))
+        })
+    }
+
+    /// Does a read pattern (`cat ~/.local/state/polc/*/*`) reach the audit log?
+    pub(super) fn pattern_reads_audit(&self, pat: &[u8]) -> bool {
+        let Some(audit) = audit_dir() else {
+            return false;
+        };
+        let log = audit.join(crate::session::audit::FILE);
+        [audit.as_path(), log.as_path()]
+            .iter()
+            .any(|q| glob_match(pat, q.as_os_str().as_encoded_bytes()))
+    }
+
     /// The first agent configuration present in the project now.
     pub(super) fn agent_config_present(&self) -> Option<PathBuf> {
         AGENT_CONFIG
@@ -601,6 +625,16 @@ fn names(glob: &str, paths: &[PathBuf], ctx: &Context) -> bool {
         return false;
     }
     paths.iter().any(|p| normalize(p).starts_with(&base))
+}
+
+/// polc's audit log folder (`<state>/audit`), if polc has a state folder (looked up once:
+/// the state folder is fixed for the process).
+fn audit_dir() -> Option<PathBuf> {
+    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        crate::runtime::state::state_dir().map(|s| s.join(crate::session::audit::DIR))
+    })
+    .clone()
 }
 
 #[cfg(test)]

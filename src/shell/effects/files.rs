@@ -1569,12 +1569,18 @@ fn installs(n: &str, args: &[Vec<u8>]) -> bool {
 /// `cmake --install`, `dpkg-deb -x`, `unar`, `rclone`, `docker|kubectl cp`, `gh … download`,
 /// `svn`, `hg`. Extraction or a copy into a folder writes names polc cannot see (`into`), and
 /// rewrites the work tree.
-fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
-    let ops: Vec<Vec<u8>> = args
-        .iter()
+/// The words of `args` that are not options.
+fn operands_of(args: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    args.iter()
         .filter(|a| !a.starts_with(b"-"))
         .cloned()
-        .collect();
+        .collect()
+}
+
+fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    // Built only by the programs that use it: every program comes through here, with up
+    // to 16,000 words.
+    let ops = std::cell::LazyCell::new(|| operands_of(args));
     match n {
         "sftp" => {
             // `sftp h:path [LOCAL]` fetches into here; a batch (`-b`) or a session gets and
@@ -1613,7 +1619,7 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
                 if n == "dpkg" {
                     return false;
                 }
-                for o in &ops {
+                for o in ops.iter() {
                     e.file(o.clone(), Access::Read, false);
                 }
                 return true;
@@ -1629,7 +1635,7 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         }
         "unar" | "lsar" => {
             if n == "lsar" {
-                for o in &ops {
+                for o in ops.iter() {
                     e.file(o.clone(), Access::Read, false);
                 }
                 return true;
@@ -1659,11 +1665,9 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
 
 /// `rclone`, `docker|podman|kubectl cp`, `gh … download` (see [`copies_from_elsewhere`]).
 fn remote_copies(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
-    let ops: Vec<Vec<u8>> = args
-        .iter()
-        .filter(|a| !a.starts_with(b"-"))
-        .cloned()
-        .collect();
+    // Built only by the programs that use it: every program comes through here, with up
+    // to 16,000 words.
+    let ops = std::cell::LazyCell::new(|| operands_of(args));
     let sub = ops.first().map(|o| text(o)).unwrap_or_default();
     match n {
         "rclone" => {
@@ -1733,11 +1737,9 @@ fn remote_copies(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
 
 /// Cloud storage copies, other extractors, other version control (see [`copies_from_elsewhere`]).
 fn cloud_copies_and_vcs(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
-    let ops: Vec<Vec<u8>> = args
-        .iter()
-        .filter(|a| !a.starts_with(b"-"))
-        .cloned()
-        .collect();
+    // Built only by the programs that use it: every program comes through here, with up
+    // to 16,000 words.
+    let ops = std::cell::LazyCell::new(|| operands_of(args));
     match n {
         "aws" | "gsutil" | "gcloud" | "s3cmd" | "azcopy" | "mc" | "b2" | "rclone-browser"
         | "oci" | "az"
@@ -1803,11 +1805,9 @@ fn cloud_copies_and_vcs(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
 
 /// `svn`, `hg`, `bzr`, `fossil`, `darcs` (see [`copies_from_elsewhere`]).
 fn version_control(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
-    let ops: Vec<Vec<u8>> = args
-        .iter()
-        .filter(|a| !a.starts_with(b"-"))
-        .cloned()
-        .collect();
+    // Built only by the programs that use it: every program comes through here, with up
+    // to 16,000 words.
+    let ops = std::cell::LazyCell::new(|| operands_of(args));
     let sub = ops.first().map(|o| text(o)).unwrap_or_default();
     match n {
         "svn" | "hg" | "bzr" | "fossil" | "darcs" => {
