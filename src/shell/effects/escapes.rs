@@ -631,7 +631,8 @@ fn ssh_options(args: &[String], arg_words: &[Word], r: &mut Runs) {
     }
 }
 
-fn escapes(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+/// SQL shells: their SQL and meta-commands (`.shell`, `\\!`, `system`) as commands.
+fn sql_escapes(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
     match n {
         "sqlite3" | "sqlite" | "duckdb" | "litecli" | "spatialite" => {
             // The first operand is the database; the others and `-cmd` values are SQL and
@@ -688,6 +689,13 @@ fn escapes(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Run
                 r.unattest("a mysql option that runs programs or opens files");
             }
         }
+        _ => {}
+    }
+}
+
+/// Archivers' options whose value is a command (`tar --use-compress-program`, `zip -TT`).
+fn archive_escapes(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    match n {
         "tar" | "gtar" | "bsdtar" => {
             // The command options' values are walked (`--use-compress-program='rm -rf ~'`,
             // `--checkpoint-action=exec=CMD`).
@@ -716,6 +724,15 @@ fn escapes(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Run
             }
         }
         // `erl -eval`, `-s M F`, `-run M F`; iex and erl without them read stdin.
+        _ => {}
+    }
+}
+
+fn escapes(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    match n {
+        "sqlite3" | "sqlite" | "duckdb" | "litecli" | "spatialite" | "psql" | "mysql"
+        | "mariadb" | "mysqlsh" => sql_escapes(n, args, arg_words, r),
+        "tar" | "gtar" | "bsdtar" | "zip" => archive_escapes(n, args, arg_words, r),
         "erl" | "erlc" | "iex" | "elixir"
             if args.iter().any(|a| {
                 matches!(a.as_str(), "-eval" | "-s" | "-run" | "-e" | "--eval" | "-r")
@@ -829,6 +846,76 @@ fn value_opts(base: &str) -> &'static [&'static str] {
     }
 }
 
+/// An interpreter with no script, inline code or module reads its program from stdin.
+fn interpreter_reads_stdin(base: &str, args: &[String]) -> bool {
+    const STDIN_SCRIPTS: &[&str] = &[
+        "-",
+        "/dev/stdin",
+        "/dev/fd/0",
+        "/proc/self/fd/0",
+        "/dev/tty",
+    ];
+    // Inline code and modules are read elsewhere (`python -c`, `node -e`).
+    let inline = [
+        "-c", "-e", "-E", "-m", "-r", "--eval", "-p", "--print", "-R", "-B", "-F", "-f", "-x",
+        "--expr", "--run", "-eval",
+    ];
+    let vopts = value_opts(base);
+    let mut k = 0;
+    while k < args.len() {
+        let a = args[k].as_str();
+        if STDIN_SCRIPTS.contains(&a) {
+            return true;
+        }
+        if a == "--" {
+            return args
+                .get(k + 1)
+                .is_none_or(|s| STDIN_SCRIPTS.contains(&s.as_str()));
+        }
+        if !a.starts_with('-') {
+            // The script (deno: `deno run -`, `deno eval` are subcommands).
+            if base == "deno" && matches!(a, "run" | "repl") {
+                k += 1;
+                continue;
+            }
+            return base == "deno" && a == "repl";
+        }
+        if inline.contains(&a)
+            || (base == "perl" && (a.contains('e') || a.contains('E')) && !a.starts_with("--"))
+        {
+            return false;
+        }
+        k += if vopts.contains(&a) { 2 } else { 1 };
+    }
+    // No script: the interpreter reads its program from stdin (or a terminal).
+    true
+}
+
+/// `sqlite3 DB` reads SQL (and dot commands) from stdin; `sqlite3 DB SQL` does not.
+fn sql_shell_reads_stdin(n: &str, args: &[String]) -> bool {
+    // `sqlite3 DB` reads SQL (and dot commands) from stdin; `sqlite3 DB SQL` does not.
+    let mut ops = 0;
+    let mut k = 0;
+    while k < args.len() {
+        let a = args[k].as_str();
+        if matches!(
+            a,
+            "-cmd" | "-init" | "-separator" | "-newline" | "-nullvalue"
+        ) {
+            k += 2;
+            continue;
+        }
+        if duck_c(n, a) {
+            return false;
+        }
+        if !a.starts_with('-') || a == "-" {
+            ops += 1;
+        }
+        k += 1;
+    }
+    ops < 2
+}
+
 /// Does the program execute code it reads from stdin (no script, file or inline code)?
 fn stdin_code(n: &str, base: &str, args: &[String]) -> bool {
     if query(args) {
@@ -863,42 +950,7 @@ fn stdin_code(n: &str, base: &str, args: &[String]) -> bool {
         | "racket" | "scheme" | "chez" | "petite" | "csi" | "gosh" | "expect" | "osascript"
         | "gforth" | "bun" | "deno" | "irb" | "jshell" | "groovysh" | "swift" | "scala"
         | "rscript" | "m4" | "mongosh" | "mongo" | "ts-node" | "tsx" => {
-            // Inline code and modules are read elsewhere (`python -c`, `node -e`).
-            let inline = [
-                "-c", "-e", "-E", "-m", "-r", "--eval", "-p", "--print", "-R", "-B", "-F", "-f",
-                "-x", "--expr", "--run", "-eval",
-            ];
-            let vopts = value_opts(base);
-            let mut k = 0;
-            while k < args.len() {
-                let a = args[k].as_str();
-                if STDIN_SCRIPTS.contains(&a) {
-                    return true;
-                }
-                if a == "--" {
-                    return args
-                        .get(k + 1)
-                        .is_none_or(|s| STDIN_SCRIPTS.contains(&s.as_str()));
-                }
-                if !a.starts_with('-') {
-                    // The script (deno: `deno run -`, `deno eval` are subcommands).
-                    if base == "deno" && matches!(a, "run" | "repl") {
-                        k += 1;
-                        continue;
-                    }
-                    return base == "deno" && a == "repl";
-                }
-                if inline.contains(&a)
-                    || (base == "perl"
-                        && (a.contains('e') || a.contains('E'))
-                        && !a.starts_with("--"))
-                {
-                    return false;
-                }
-                k += if vopts.contains(&a) { 2 } else { 1 };
-            }
-            // No script: the interpreter reads its program from stdin (or a terminal).
-            true
+            interpreter_reads_stdin(base, args)
         }
         "ed" | "red" | "ex" | "gdb" | "lldb" | "rr" | "newgrp" | "ftp" | "tftp" | "lftp"
         | "ncftp" | "smbclient" | "telnet" | "erl" | "iex" | "r" | "ghci" => {
@@ -928,27 +980,7 @@ fn stdin_code(n: &str, base: &str, args: &[String]) -> bool {
                 || (a.starts_with("-e") && a.len() > 2 && !a.starts_with("--"))
         }),
         "sqlite3" | "sqlite" | "duckdb" | "litecli" | "spatialite" => {
-            // `sqlite3 DB` reads SQL (and dot commands) from stdin; `sqlite3 DB SQL` does not.
-            let mut ops = 0;
-            let mut k = 0;
-            while k < args.len() {
-                let a = args[k].as_str();
-                if matches!(
-                    a,
-                    "-cmd" | "-init" | "-separator" | "-newline" | "-nullvalue"
-                ) {
-                    k += 2;
-                    continue;
-                }
-                if duck_c(n, a) {
-                    return false;
-                }
-                if !a.starts_with('-') || a == "-" {
-                    ops += 1;
-                }
-                k += 1;
-            }
-            ops < 2
+            sql_shell_reads_stdin(n, args)
         }
         "make" | "gmake" => script_from_stdin(&["-f", "--file", "--makefile"]),
         "sed" | "gsed" | "awk" | "gawk" | "mawk" | "nawk" => script_from_stdin(&["-f", "--file"]),

@@ -469,6 +469,38 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     e.installs = installs(n, args);
 }
 
+/// Compilers and linkers: `-o FILE` (`-oFILE`), dependency files and maps are written,
+/// sources read.
+fn compiler_files(e: &mut Effects, args: &[Vec<u8>]) {
+    // Compilers write `-o FILE` (`-oFILE` attached) and read their sources.
+    for v in opt_values(args, &["-o"], &["--out-dir", "--emit"]) {
+        e.file(v, Access::Write, false);
+    }
+    // Dependency files, maps and dumps: `-MF F`, `-Wl,-Map=F`, `-save-temps=` folder.
+    for v in opt_values(args, &["-MF"], &["--output"]) {
+        e.file(v, Access::Write, false);
+    }
+    for a in args {
+        let t = text(a);
+        if let Some(i) = t.find("-Map=").or_else(|| t.find("--Map=")) {
+            let v = &t[i..];
+            let v = &v[v.find('=').unwrap_or(0) + 1..];
+            e.file(
+                v.split(',').next().unwrap_or("").as_bytes().to_vec(),
+                Access::Write,
+                false,
+            );
+        }
+    }
+    for p in operands(
+        e,
+        args,
+        &["-o", "-I", "-L", "-l", "-x", "-D", "-U", "-include"],
+    ) {
+        e.file(p.clone(), Access::Read, false);
+    }
+}
+
 /// Readers and writers of named files: `uniq`, compilers, `tree`, the readers, `sort`, `split`.
 fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     if matches!(n, "uniq" | "xxd") {
@@ -490,33 +522,7 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         n,
         "cc" | "gcc" | "g++" | "c++" | "clang" | "clang++" | "ld" | "rustc" | "tcc" | "as" | "nasm"
     ) {
-        // Compilers write `-o FILE` (`-oFILE` attached) and read their sources.
-        for v in opt_values(args, &["-o"], &["--out-dir", "--emit"]) {
-            e.file(v, Access::Write, false);
-        }
-        // Dependency files, maps and dumps: `-MF F`, `-Wl,-Map=F`, `-save-temps=` folder.
-        for v in opt_values(args, &["-MF"], &["--output"]) {
-            e.file(v, Access::Write, false);
-        }
-        for a in args {
-            let t = text(a);
-            if let Some(i) = t.find("-Map=").or_else(|| t.find("--Map=")) {
-                let v = &t[i..];
-                let v = &v[v.find('=').unwrap_or(0) + 1..];
-                e.file(
-                    v.split(',').next().unwrap_or("").as_bytes().to_vec(),
-                    Access::Write,
-                    false,
-                );
-            }
-        }
-        for p in operands(
-            e,
-            args,
-            &["-o", "-I", "-L", "-l", "-x", "-D", "-U", "-include"],
-        ) {
-            e.file(p.clone(), Access::Read, false);
-        }
+        compiler_files(e, args);
     } else if n == "tree" {
         for v in opt_values(args, &["-o"], &["--output"]) {
             e.file(v, Access::Write, false);

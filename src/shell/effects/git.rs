@@ -293,6 +293,11 @@ pub fn runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
         }
         k += 1;
     }
+    subcommand_runs(sub, rest, rest_words, r);
+}
+
+/// What a subcommand itself runs (`bisect run`, `submodule foreach`, `config` values).
+fn subcommand_runs(sub: &str, rest: &[String], rest_words: &[Word], r: &mut Runs) {
     match sub {
         "bisect" if rest.first().map(String::as_str) == Some("run") => {
             r.unattest("git bisect run runs a command");
