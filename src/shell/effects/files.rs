@@ -720,12 +720,28 @@ fn other_known(e: &mut Effects, n: &str, base: &str, args: &[Vec<u8>]) -> bool {
         // Starting points are listed, not read; `-delete` removes what matches under them,
         // `-fprint FILE` writes.
         let delete = args.iter().any(|a| a.as_slice() == b"-delete");
-        for a in args {
+        let access = if delete { Access::Delete } else { Access::List };
+        // GNU find's leading `-H`/`-L`/`-P`/`-D X`/`-O3`, then starting points; with none
+        // it searches `.` (`find -delete` empties the project).
+        let mut k = 0;
+        while let Some(a) = args.get(k) {
+            match a.as_slice() {
+                b"-H" | b"-L" | b"-P" => k += 1,
+                b"-D" => k += 2,
+                o if o.starts_with(b"-O") => k += 1,
+                _ => break,
+            }
+        }
+        let mut start = false;
+        for a in &args[k.min(args.len())..] {
             if a.starts_with(b"-") || a.as_slice() == b"(" || a.as_slice() == b"!" {
                 break;
             }
-            let access = if delete { Access::Delete } else { Access::List };
+            start = true;
             e.file(a.clone(), access, true);
+        }
+        if !start {
+            e.file(b".".to_vec(), access, true);
         }
         for v in opt_values(args, &[], &["-fprint", "-fprint0", "-fls", "-fprintf"]) {
             e.file(v, Access::Write, false);
@@ -768,6 +784,10 @@ fn pattern_first(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         "--glob",
         "--max-count",
         "-v",
+        // `grep -d recurse KEY`: the action is no operand (else `KEY` read as the file and
+        // the implicit `.` missed).
+        "-d",
+        "--directories",
         "--regexp",
         "--file",
         "--expression",

@@ -12,6 +12,7 @@
 
 pub(crate) mod files;
 pub(crate) mod git;
+pub(crate) mod net;
 pub(crate) mod options;
 pub(crate) mod runs;
 
@@ -251,6 +252,7 @@ pub fn of(stage: &[Vec<u8>]) -> Effects {
         ..Effects::default()
     };
     files::effects(&mut e, args);
+    net::destinations(&mut e, args);
     e
 }
 
