@@ -7,10 +7,13 @@
 //! the adapters only render them.
 //!
 //! The order of [`ALL`] is the order of the table's host bits (`Host::bit`): append, never
-//! reorder.
+//! reorder. `polc import --from` reads the agents of [`IMPORT_SOURCES`]; one of them
+//! (OpenCode) is not in [`ALL`]: polc reads its configuration but has no adapter for it, so
+//! rules, `--host` and the table do not name it.
 
 /// A host polc knows: the eight hook hosts and `openclaw`, a plugin caller that speaks the
-/// exit-code protocol of `polc decide`.
+/// exit-code protocol of `polc decide` (the hosts of [`ALL`]), and OpenCode, whose own
+/// permission configuration `polc import` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Host {
     Claude,
@@ -22,9 +25,11 @@ pub enum Host {
     Droid,
     Openclaw,
     Vibe,
+    /// Only an import source: never in [`ALL`], so [`Host::parse`] never returns it.
+    OpenCode,
 }
 
-/// Every host, in the order of the table's host bits.
+/// Every host rules, `--host` and the table name, in the order of the table's host bits.
 pub const ALL: [Host; 9] = [
     Host::Claude,
     Host::Vscode,
@@ -48,6 +53,18 @@ pub const HOST_AUTHORITATIVE_HOSTS: &[&str] = &["openclaw", "vibe"];
 /// The hosts `polc hook --host` speaks to (the others run `polc decide`).
 pub const HOOK_HOSTS: &[&str] = &[
     "claude", "vscode", "copilot", "gemini", "cursor", "codex", "droid", "vibe",
+];
+
+/// The agents `polc import --from` reads, in the order `polc import` lists them.
+pub const IMPORT_SOURCES: [Host; 8] = [
+    Host::Claude,
+    Host::Gemini,
+    Host::Codex,
+    Host::Cursor,
+    Host::Droid,
+    Host::OpenCode,
+    Host::Vibe,
+    Host::Copilot,
 ];
 
 /// Is `h` a host name polc knows?
@@ -117,6 +134,11 @@ impl Host {
         ALL.iter().copied().find(|h| h.name() == s)
     }
 
+    /// An agent `polc import --from` reads, by name.
+    pub fn parse_import(s: &str) -> Option<Host> {
+        IMPORT_SOURCES.iter().copied().find(|h| h.name() == s)
+    }
+
     /// A host `polc hook` answers (one with a hook protocol).
     pub fn parse_hook(s: &str) -> Option<Host> {
         Host::parse(s).filter(|h| h.has_hook())
@@ -134,6 +156,7 @@ impl Host {
             Host::Droid => "droid",
             Host::Openclaw => "openclaw",
             Host::Vibe => "vibe",
+            Host::OpenCode => "opencode",
         }
     }
 
@@ -154,6 +177,7 @@ impl Host {
             Host::Droid => "Droid (it runs what a hook asks about)",
             Host::Openclaw => "OpenClaw",
             Host::Vibe => "a Vibe hook",
+            Host::OpenCode => "OpenCode",
         }
     }
 
@@ -178,7 +202,8 @@ impl Host {
             Host::Cursor => Protocol::Cursor,
             Host::Codex => Protocol::Codex,
             Host::Vibe => Protocol::Vibe,
-            Host::Openclaw => Protocol::ExitCodes,
+            // OpenCode's plugins would call `polc decide` (not offered yet: see [`ALL`]).
+            Host::Openclaw | Host::OpenCode => Protocol::ExitCodes,
         }
     }
 
@@ -222,7 +247,7 @@ impl Host {
                 ("dontAsk", false),
                 ("bypassPermissions", false),
             ],
-            Host::Gemini | Host::Cursor | Host::Openclaw | Host::Vibe => &[],
+            Host::Gemini | Host::Cursor | Host::Openclaw | Host::Vibe | Host::OpenCode => &[],
         }
     }
 
@@ -248,9 +273,12 @@ impl Host {
     /// Where the host names the project folder.
     pub fn project_dir(self) -> ProjectDir {
         match self {
-            Host::Claude | Host::Vscode | Host::Codex | Host::Copilot | Host::Openclaw => {
-                ProjectDir::Env(&["CLAUDE_PROJECT_DIR"])
-            }
+            Host::Claude
+            | Host::Vscode
+            | Host::Codex
+            | Host::Copilot
+            | Host::Openclaw
+            | Host::OpenCode => ProjectDir::Env(&["CLAUDE_PROJECT_DIR"]),
             Host::Droid => ProjectDir::Env(&["FACTORY_PROJECT_DIR", "CLAUDE_PROJECT_DIR"]),
             Host::Gemini => ProjectDir::Env(&["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"]),
             Host::Cursor => ProjectDir::WorkspaceRootsThenEnv(&["CURSOR_PROJECT_DIR"]),
@@ -280,6 +308,22 @@ impl Host {
     /// test shows another host doing so, add it here.
     pub fn skips_own_checks_on_allow(self) -> bool {
         matches!(self, Host::Claude)
+    }
+
+    /// How the agent combines its own permission rules, and how `polc import` keeps that
+    /// (the imported file's header); None for a host `polc import` does not read.
+    pub fn rule_combining(self) -> Option<&'static str> {
+        Some(match self {
+            Host::Claude => "Claude Code: deny > ask > allow across every settings file; polc's precedence is the same.",
+            Host::Gemini => "Gemini CLI: the highest-priority matching rule wins (admin > user > workspace tiers, then priority); polc keeps each rule's tier and priority as its `priority`, but deny > ask > allow decides, so an allow that outranks a deny or ask in Gemini loses here (stricter).",
+            Host::Codex => "Codex: the strictest decision of every matching rule wins (forbidden > prompt > allow); polc's deny > ask > allow is the same. `match`/`not_match` examples are polc examples.",
+            Host::Cursor => "Cursor CLI: a deny beats an allow; anything else asks. polc's precedence is the same.",
+            Host::Droid => "Droid: commandBlocklist blocks, commandDenylist always asks, commandAllowlist runs without asking; polc reads them as deny, ask and allow.",
+            Host::OpenCode => "OpenCode: the last matching pattern wins. Where a later, less strict pattern makes an exception to an earlier one, polc (deny > ask > allow) cannot say it: the earlier rule is left to OpenCode's own engine (no rule here) and the native config must stay in place.",
+            Host::Vibe => "Mistral Vibe: a tool's denylist blocks, its allowlist runs without asking, its `permission` (always/ask/never) applies to the rest; polc reads them as deny, allow and allow/ask/deny.",
+            Host::Copilot => "Copilot CLI: --deny-tool beats --allow-tool; polc's precedence is the same. Flags are per run: this file is what the given flags said.",
+            Host::Vscode | Host::Openclaw => return None,
+        })
     }
 }
 
@@ -315,6 +359,25 @@ mod tests {
         assert_eq!(Host::parse("x"), None);
         assert_eq!(Host::parse("Claude"), None);
         assert_eq!(Host::parse_hook("openclaw"), None);
+    }
+
+    #[test]
+    fn import_sources_are_the_hosts_with_a_combining_rule() {
+        let every = ALL.iter().copied().chain([Host::OpenCode]);
+        let mut with_rules: Vec<Host> = every.filter(|h| h.rule_combining().is_some()).collect();
+        let mut sources = IMPORT_SOURCES.to_vec();
+        with_rules.sort_by_key(|h| h.name());
+        sources.sort_by_key(|h| h.name());
+        assert_eq!(with_rules, sources);
+        for h in IMPORT_SOURCES {
+            assert_eq!(Host::parse_import(h.name()), Some(h));
+        }
+        // OpenCode is only an import source: rules and `--host` do not name it.
+        assert!(!ALL.contains(&Host::OpenCode));
+        assert_eq!(Host::parse("opencode"), None);
+        assert!(!is_known_host("opencode"));
+        assert_eq!(Host::parse_import("vscode"), None);
+        assert_eq!(Host::parse_import("openclaw"), None);
     }
 
     #[test]

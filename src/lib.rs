@@ -12,6 +12,7 @@
 //! `tools` (canonical tool names and every agent's names for them). From tables to a
 //! decision there is one entry point, `runtime::entry::decide`.
 
+pub mod claude_validator;
 pub mod cli;
 #[cfg(feature = "compiler")]
 pub mod compile;

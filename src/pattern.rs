@@ -308,6 +308,43 @@ pub fn glob_tail(body: &[u8], tail: bool, s: &[u8]) -> bool {
     tail && memchr::memchr_iter(b' ', &s[pos..]).any(|i| ends_at(pos + i))
 }
 
+/// Does a rule written for `rule_tool` apply to a call of `tool`? MCP rules name a whole
+/// server (`mcp__s`, `mcp__s__*`) or one tool; an allow may use `*` only after a literal
+/// `mcp__server__`, so an allow cannot grant servers it does not name.
+pub fn tool_matches(rule_tool: &str, tool: &str, allow: bool) -> bool {
+    if rule_tool == tool {
+        return true;
+    }
+    if let Some(rest) = rule_tool.strip_prefix("mcp__") {
+        if !tool.starts_with("mcp__") {
+            return false;
+        }
+        if !rest.contains("__") && !rest.contains('*') {
+            return tool.starts_with(&format!("{rule_tool}__"));
+        }
+        if rule_tool.contains('*') {
+            if allow {
+                let Some(star) = rule_tool.find('*') else {
+                    return false;
+                };
+                let lit = &rule_tool[..star];
+                if lit.len() <= 5 || !lit[5..].contains("__") {
+                    return false;
+                }
+            }
+            let p = SegPattern {
+                body: rule_tool
+                    .bytes()
+                    .map(|b| if b == b'*' { STAR } else { b })
+                    .collect(),
+                tail: false,
+            };
+            return p.matches(tool.as_bytes()).is_some();
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,12 @@
 //! The tool vocabulary: polc's canonical tool names (what rules are kept under) and every
-//! agent's names for them. A `Grep` counts as `read` whether it arrives in a hook's input
-//! ([`canonical`]) or names a rule in Claude Code's settings ([`claude::canonical`]); the
-//! tests below hold the two maps together. Used by the syntax readers (DSL, JSON, Claude
-//! settings), the runtime (self-protection, the decision), lint and the host adapters.
+//! agent's names for them. The family lists below ([`SHELL_TOOLS`], [`READ_TOOLS`], …) are
+//! the one map from an agent's tool name to polc's: a hook's input goes through it
+//! ([`canonical`]), and so does a Claude Code settings rule naming one of Claude's own tools
+//! ([`claude::canonical`]): a `Grep` or `NotebookRead` counts as `read` in both. The
+//! importer's per-agent shell lists ([`gemini`], [`vibe`]) are parts of [`SHELL_TOOLS`].
+//! The tests below hold every map together. Used by the syntax readers (DSL, JSON, Claude
+//! settings), the importer, the runtime (self-protection, the decision), lint and the host
+//! adapters.
 
 /// The shell tool's canonical name. Every agent's shell tool maps to it.
 pub const BASH: &str = "bash";
@@ -38,6 +42,10 @@ pub const SHELL_TOOLS: &[&str] = &[
     "local_shell",
     "container.exec",
     "beforeShellExecution",
+    // Gemini CLI's other name for its shell tool (its rules accept both).
+    "ShellTool",
+    // Mistral Vibe's Git Bash shell (Windows).
+    "git_bash",
 ];
 
 /// PowerShell tools: polc has no PowerShell segmenter, so these are unattestable.
@@ -127,13 +135,41 @@ pub fn dsl_word(word: &str) -> Option<String> {
     Some(canon.to_string())
 }
 
+/// The family of an agent's tool name: [`BASH`] for a shell tool, else [`canonical`].
+pub fn family(name: &str) -> String {
+    if is_shell(name) {
+        BASH.to_string()
+    } else {
+        canonical(name)
+    }
+}
+
 /// Claude Code's tool names in its settings' permission rules (`Bash(…)`, `Read(…)`).
 pub mod claude {
-    /// Claude Code's built-in file tools, whose bare rules keep their own name.
+    /// Claude Code's built-in tools that belong to one of polc's families; a settings rule
+    /// naming one is kept under that family ([`canonical`]).
+    pub const TOOLS: &[&str] = &[
+        "Bash",
+        "Read",
+        "Grep",
+        "Glob",
+        "LS",
+        "NotebookRead",
+        "Edit",
+        "Write",
+        "MultiEdit",
+        "NotebookEdit",
+        "WebFetch",
+        "WebSearch",
+    ];
+
+    /// Claude Code's built-in file tools, whose bare rules keep their own name (a bare
+    /// `Glob` allow does not allow `Grep`).
     pub const FILE_TOOLS: &[&str] = &[
         "Read",
         "Grep",
         "Glob",
+        "LS",
         "Edit",
         "Write",
         "MultiEdit",
@@ -145,18 +181,28 @@ pub mod claude {
     /// reads them (`runtime::protect`).
     pub const PATH_RULE_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit", "Read"];
 
-    /// Claude tool name in a settings rule → polc's canonical tool name.
+    /// Claude tool name in a settings rule → polc's canonical tool name: one of Claude's
+    /// own tools ([`TOOLS`]) through the one map ([`super::family`]); any other name (`Task`,
+    /// `mcp__…`, another agent's tool) as written.
     pub fn canonical(name: &str) -> String {
-        match name {
-            "Bash" => super::BASH,
-            "Read" | "Grep" | "Glob" => super::READ,
-            "Edit" | "Write" | "MultiEdit" | "NotebookEdit" => super::EDIT,
-            "WebFetch" => super::WEBFETCH,
-            "WebSearch" => super::WEBSEARCH,
-            other => other,
+        if TOOLS.contains(&name) {
+            super::family(name)
+        } else {
+            name.to_string()
         }
-        .to_string()
     }
+}
+
+/// Gemini CLI's tool names, as its settings and policies name them.
+pub mod gemini {
+    /// Its shell tool (`run_shell_command`, also accepted as `ShellTool`).
+    pub const SHELL_TOOLS: &[&str] = &["run_shell_command", "ShellTool"];
+}
+
+/// Mistral Vibe's tool names, as its `config.toml` names them.
+pub mod vibe {
+    /// Its shell tools (`[tools.bash]`, `[tools.git_bash]`).
+    pub const SHELL_TOOLS: &[&str] = &["bash", "git_bash"];
 }
 
 #[cfg(test)]
@@ -164,20 +210,29 @@ mod tests {
     use super::*;
 
     /// A settings rule and a hook call name a Claude tool the same way: a `Read(./.env)` deny
-    /// must meet a `Grep` call (`Grep` counts as `read` in both maps).
+    /// must meet a `Grep` call (`Grep` counts as `read` in both maps), and a
+    /// `NotebookRead(./.env)` deny a `Read` call.
     #[test]
     fn claude_settings_and_hook_input_agree() {
-        for name in ["Bash", "Read", "Grep", "Glob", "Edit", "Write", "MultiEdit"]
-            .iter()
-            .chain(&["NotebookEdit", "WebFetch", "WebSearch"])
-        {
+        for name in claude::TOOLS {
             let rule = claude::canonical(name);
-            let call = if is_shell(name) {
-                BASH.to_string()
-            } else {
-                canonical(name)
-            };
-            assert_eq!(rule, call, "{name}");
+            assert_eq!(rule, family(name), "{name}");
+            // Each of Claude's own tools is in a family: none is kept under its own name.
+            assert_ne!(&rule, name, "{name}");
+        }
+        assert_eq!(claude::canonical("NotebookRead"), READ);
+        assert_eq!(claude::canonical("LS"), READ);
+        // Other agents' names are not Claude's: a settings rule keeps them as written (a
+        // bare `Create` allow must not become an allow of every edit).
+        for name in [
+            "Create",
+            "ApplyPatch",
+            "view",
+            "Execute",
+            "Task",
+            "mcp__s__t",
+        ] {
+            assert_eq!(claude::canonical(name), name);
         }
         // Every Claude file tool is read-like or edit-like in a hook call.
         for name in claude::FILE_TOOLS {
@@ -186,6 +241,27 @@ mod tests {
         for name in claude::PATH_RULE_TOOLS {
             assert!(claude::FILE_TOOLS.contains(name), "{name}");
             assert!(is_path_tool(&claude::canonical(name)), "{name}");
+        }
+        // The file tools are exactly Claude's tools of the read and edit families.
+        let files: Vec<&str> = claude::TOOLS
+            .iter()
+            .copied()
+            .filter(|n| is_path_tool(&family(n)))
+            .collect();
+        let mut want = claude::FILE_TOOLS.to_vec();
+        let mut got = files.clone();
+        want.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, want);
+    }
+
+    /// Every agent's shell tool the importer knows is a shell tool in a hook's input too: a
+    /// deny imported from Vibe's `[tools.git_bash]` must meet a `git_bash` call.
+    #[test]
+    fn the_importers_shell_tools_are_shell_tools() {
+        for name in gemini::SHELL_TOOLS.iter().chain(vibe::SHELL_TOOLS) {
+            assert!(is_shell(name), "{name}");
+            assert_eq!(family(name), BASH);
         }
     }
 

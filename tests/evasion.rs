@@ -584,3 +584,218 @@ fn red_team_session2_deny_rules_see_through_spellings() {
         ]),
     );
 }
+
+/// Red team, session 3 (lead's classes): brace sequences `{x..y}` (read as literal text:
+/// `cat .en{v..v}` leaked `.env`), nesting of subshells and groups past the bound,
+/// environment variables whose value a program runs, and apply_patch's paths.
+#[test]
+fn session3_brace_sequences_are_expanded() {
+    let a = shipped();
+    denied(
+        &a,
+        &s(&[
+            "cat .en{v..v}",
+            "cat .en{u..w}",
+            "cat ./.en{v..v}",
+            "cat .e{n..n}{v..v}",
+            "head .en{v..v}",
+            "{r..r}m -rf /",
+            "r{m..m} -r -f ~",
+            "kubectl del{e..e}te ns prod",
+            "terraform de{s..s}troy",
+            "{g..g}it push --force",
+            "git push --f{o..o}rce",
+            "cp .en{v..v} /tmp/e",
+        ]),
+    );
+    let p = project(BROAD);
+    p.write(".claude/settings.json", "{}");
+    p.run(&["build"]).exits(0);
+    p.trust("compiled/policy.bin");
+    denied(
+        &p,
+        &s(&[
+            "cp x .claude/settings.jso{n..n}",
+            "cp x .cla{u..u}de/settings.json",
+            "rm -rf .clau{d..d}e",
+            "cp x polic{i..i}es/p.pol",
+            "po{l..l}c confirm",
+            "po{l..l}c trust",
+            "{r..r}m -rf x",
+            "cat .en{a..z}",
+        ]),
+    );
+    never_allowed(
+        &p,
+        &s(&[
+            "echo {1..1000000}{1..1000}",
+            "echo {1..200}{1..200}",
+            "echo {1..99999999999999999999}",
+            "{a..c} x",
+            &format!("{}ls{}", "( ".repeat(40), " )".repeat(40)),
+            &format!("{}ls{}", "{ ".repeat(40), "; }".repeat(40)),
+        ]),
+    );
+    // Not sequences in bash: literal text, decided as written.
+    assert_eq!(
+        bash(&p, "echo {a..1} {ab..c} '{a..c}'").as_deref(),
+        Some("allow")
+    );
+    assert_eq!(bash(&p, "echo {1..3}").as_deref(), Some("allow"));
+}
+
+#[test]
+fn session3_environment_that_names_a_command() {
+    let a = shipped();
+    denied(
+        &a,
+        &s(&[
+            "GIT_PAGER='rm -rf ~' git log",
+            "PAGER='rm -rf ~' git log",
+            "GIT_SSH_COMMAND='rm -rf ~' git fetch",
+            "GIT_EDITOR='rm -rf ~' git commit",
+            "GIT_EXTERNAL_DIFF='rm -rf ~' git diff",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='rm -rf ~' git status",
+            "GIT_CONFIG_PARAMETERS=\"'core.pager'='rm -rf ~'\" git log",
+            "env GIT_PAGER='rm -rf ~' git log",
+            "export GIT_PAGER='rm -rf ~'; git log",
+            "declare -x GIT_PAGER='rm -rf ~'; git log",
+        ]),
+    );
+    let p = project(BROAD);
+    never_allowed(
+        &p,
+        &s(&[
+            "GIT_PAGER=less git log",
+            "MANPAGER=x man ls",
+            "LESSOPEN='|x %s' less README.md",
+            "GIT_ASKPASS=x git fetch",
+            "SSH_ASKPASS=x ssh h",
+            "GIT_PROXY_COMMAND=x git fetch",
+            "BASH_ENV=/tmp/evil.sh make",
+            "PS4='$(x)' SHELLOPTS=xtrace make",
+            "RSYNC_RSH=x rsync a b:",
+            "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=x cargo test",
+            "RUSTC_WRAPPER=x cargo build",
+            "npm_config_script_shell=x npm run t",
+            "export GIT_EXTERNAL_DIFF=x; git diff",
+            "typeset -x EDITOR=x; git commit",
+        ]),
+    );
+    // Variables that name no program stay as they were.
+    assert_eq!(
+        bash(&p, "RUST_LOG=debug cargo run").as_deref(),
+        Some("allow")
+    );
+    assert_eq!(bash(&p, "FOO=1 make").as_deref(), Some("allow"));
+}
+
+#[test]
+fn session3_patch_paths_meet_self_protection_and_the_project_bound() {
+    let p = project(&format!(
+        "{BROAD}\nallow edit glob \"**\" {{ id alledit }}\n"
+    ));
+    p.write(".claude/settings.json", "{}");
+    p.run(&["build"]).exits(0);
+    p.trust("compiled/policy.bin");
+    let patch = |body: &str| format!("*** Begin Patch\n{body}\n*** End Patch");
+    for (tool, field) in [
+        ("apply_patch", "input"),
+        ("ApplyPatch", "patch"),
+        ("apply_patch", "command"),
+    ] {
+        for (body, want) in [
+            ("*** Add File: .claude/settings.json\n+{}", "deny"),
+            (
+                "*** Update File: README.md\n*** Move to: .claude/settings.json\n@@\n-hi\n+{}",
+                "deny",
+            ),
+            ("*** Update File: policies/main.pol\n@@\n-a\n+b", "deny"),
+            ("*** Delete File: compiled/policy.bin", "deny"),
+            ("*** Add File: ../outside/x.sh\n+x", "ask"),
+            ("*** Add File: /etc/cron.d/x\n+x", "ask"),
+        ] {
+            let got = hook(&p, tool, json!({ field: patch(body) }));
+            assert_eq!(got.as_deref(), Some(want), "{tool} {field}: {body}");
+        }
+        let got = hook(
+            &p,
+            tool,
+            json!({ field: patch("*** Add File: src/new.rs\n+x") }),
+        );
+        assert_eq!(
+            got.as_deref(),
+            Some("allow"),
+            "{tool}: a patch inside the project"
+        );
+    }
+}
+
+/// Red team, session 3: prefixes that hid the command (`{fd}>/dev/null CMD`, `a['1']=1 CMD`),
+/// expansions that evaluate a variable's value as code, and zsh's own forms.
+#[test]
+fn session3_hidden_prefixes_evaluating_expansions_and_zsh_forms() {
+    let a = shipped();
+    denied(
+        &a,
+        &s(&[
+            "{fd}>/dev/null rm -rf /",
+            "{x}</dev/null rm -rf /",
+            "{fd}>&1 rm -rf /",
+            "{fd}<&- rm -rf /",
+            "{fd}<>/dev/null rm -rf /",
+            "{FD}>/dev/null git push --force",
+            "time {fd}>/dev/null rm -rf /",
+            "! {fd}>/dev/null rm -rf /",
+            "command {a}>/dev/null {b}>/dev/null rm -rf /",
+            "ls | {fd}>/dev/null rm -rf /",
+            "a['1']=1 rm -rf /",
+            "a[\"1\"]=1 rm -rf /",
+            "a['x']=1 rm -rf ~",
+            "a['1']+=1 rm -rf /",
+            "a[ ]=1 rm -rf /",
+            "a[\\1]=1 rm -rf /",
+            "a[0]=1 rm -rf /",
+            "time a['1']=1 rm -rf /",
+            "a['$(rm -rf ~)']=1",
+            "a['`rm -rf ~`']=1",
+            "=rm -rf /",
+            "=git push --force",
+            "noglob rm -rf /",
+            "nocorrect rm -rf /",
+            "repeat 1 rm -rf /",
+            "sched +1 rm -rf ~",
+            "emulate sh -c 'rm -rf ~'",
+        ]),
+    );
+    let p = project(BROAD);
+    never_allowed(
+        &p,
+        &s(&[
+            "{fd}>/dev/null cat .env",
+            "{fd}>/dev/null ls",
+            "{fd}>/dev/null cd .claude; rm -f settings.json",
+            "a['1']=1 cat .env",
+            "a['$(cat .env)']=1",
+            "echo $[x]",
+            "x='a[$(ls)]'; echo $[x]",
+            "echo ${v:x}",
+            "echo ${v:0:x}",
+            "echo ${@:x}",
+            "echo ${x@P}",
+            "echo ${!x}",
+            "echo ${(e)x}",
+            "echo \"${x@P}\"",
+        ]),
+    );
+    // Plain expansions stay as they were.
+    for ok in [
+        "echo ${v:-x}",
+        "echo ${v:0:3}",
+        "echo ${#v}",
+        "echo ${v: -1}",
+        "echo $HOME",
+    ] {
+        assert_eq!(bash(&p, ok).as_deref(), Some("allow"), "{ok}");
+    }
+}

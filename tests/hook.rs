@@ -431,6 +431,11 @@ fn no_table_is_default_with_one_notice() {
         );
         assert_eq!(r.code, 0, "{host}");
         assert_eq!(r.stdout, "", "{host}: default is no output");
+        if *host == "gemini" {
+            // Gemini would read the notice as an allow (an_empty_answer_to_gemini_…).
+            assert_eq!(r.stderr, "", "{host}");
+            continue;
+        }
         assert_eq!(r.stderr.lines().count(), 1, "{host}");
         assert!(r.stderr.contains("no policy table"), "{host}");
     }
@@ -912,4 +917,58 @@ fn a_reason_that_reads_like_a_table_problem_is_only_a_reason() {
     assert!(r.stdout.contains("\"deny\""), "{}", r.stdout);
     assert!(r.stdout.contains("rule odd"), "{}", r.stdout);
     assert!(r.stderr.is_empty(), "no table notice: {}", r.stderr);
+}
+
+/// Gemini CLI reads stderr as the answer when stdout is empty, and plain text there as allow
+/// (red team, session 3: the "no table" notice and the "no polc on PATH" warning turned every
+/// `default` into an allow). An exit-0 answer with empty stdout writes nothing on stderr to
+/// gemini; the other hosts keep the notice.
+#[test]
+fn an_empty_answer_to_gemini_has_nothing_on_stderr() {
+    let p = project(true);
+    std::fs::remove_file(p.root.join("compiled/policy.bin")).unwrap();
+    let mut c = hook_cmd(&p, &["--host", "gemini"]);
+    // No polc on PATH either: the warning must not reach gemini.
+    c.env("PATH", "/usr/bin:/bin");
+    let r = run_cmd(c, input_for("gemini", &p.root, "rm -rf build"));
+    assert_eq!((r.code, r.stdout.trim()), (0, ""), "{}", r.stderr);
+    assert_eq!(r.stderr, "", "gemini reads stderr text as allow");
+    let mut c = hook_cmd(&p, &["--host", "claude"]);
+    c.env("PATH", "/usr/bin:/bin");
+    let r = run_cmd(c, input_for("claude", &p.root, "rm -rf build"));
+    assert_eq!((r.code, r.stdout.trim()), (0, ""), "{}", r.stderr);
+    assert!(r.stderr.contains("no policy table"), "{}", r.stderr);
+    assert!(r.stderr.contains("no polc on PATH"), "{}", r.stderr);
+    // With a table, gemini's deny still carries its reason on stdout.
+    let p = project(true);
+    let r = hook(
+        &p,
+        &["--host", "gemini"],
+        &input_for("gemini", &p.root, "rm -rf /"),
+    );
+    assert!(r.stdout.contains("\"deny\""), "{} / {}", r.stdout, r.stderr);
+}
+
+/// A `permission_mode` that is not a string is a mode polc does not know (which cannot
+/// prompt): an ask becomes the approval-needed deny, as for an unknown mode name (it was read
+/// as no mode, and the ask went out).
+#[test]
+fn a_permission_mode_that_is_not_a_string_cannot_prompt() {
+    let p = project(true);
+    for mode in [
+        serde_json::json!(0),
+        serde_json::json!(true),
+        serde_json::json!(["default"]),
+        serde_json::json!({"a": 1}),
+        serde_json::json!("noSuchMode"),
+    ] {
+        let stdin = serde_json::json!({
+            "session_id": "s1", "cwd": p.root, "permission_mode": mode,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "git push"}
+        });
+        let r = hook(&p, &["--host", "claude"], stdin.to_string().as_bytes());
+        assert!(r.stdout.contains("\"deny\""), "{mode}: {}", r.stdout);
+        assert!(r.stdout.contains("approval needed"), "{mode}: {}", r.stdout);
+    }
 }

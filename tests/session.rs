@@ -45,17 +45,8 @@ fn hook(p: &Project, host: &str, input: Value) -> (String, i32) {
     c.current_dir(&root)
         .env("CLAUDE_PROJECT_DIR", &root)
         .env("GEMINI_PROJECT_DIR", &root)
-        .env("HOME", root.join("home"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
+        .env("HOME", root.join("home"));
+    let child = common::spawn_with_stdin(c, input.to_string().as_bytes());
     let out = child.wait_with_output().unwrap();
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -467,18 +458,8 @@ fn sixty_four_concurrent_hooks_of_one_session_lose_no_count() {
         .map(|i| {
             let input = bash(&p, "par", &format!("rm file{i}"), &format!("t{i}"));
             let mut c = p.cmd(&["hook", "--host", "claude"]);
-            c.env("CLAUDE_PROJECT_DIR", p.dir.path().canonicalize().unwrap())
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped());
-            let mut child = c.spawn().unwrap();
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(input.to_string().as_bytes())
-                .unwrap();
-            child
+            c.env("CLAUDE_PROJECT_DIR", p.dir.path().canonicalize().unwrap());
+            common::spawn_with_stdin(c, input.to_string().as_bytes())
         })
         .collect();
     for h in handles {

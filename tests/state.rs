@@ -10,7 +10,7 @@ mod common;
 use common::{polc_bin, Project};
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -74,16 +74,10 @@ fn hook_cmd(p: &Project, host: &str) -> Command {
     c
 }
 
-fn run(mut c: Command, stdin: &[u8]) -> Answer {
-    c.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    {
-        let mut si = child.stdin.take().unwrap();
-        let _ = si.write_all(stdin);
-    }
-    let out = child.wait_with_output().unwrap();
+fn run(c: Command, stdin: &[u8]) -> Answer {
+    let out = common::spawn_with_stdin(c, stdin)
+        .wait_with_output()
+        .unwrap();
     Answer {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -342,17 +336,8 @@ fn a_table_overwritten_after_its_check_is_never_what_decides() {
         std::fs::write(&user, &good).unwrap();
         let mut c = hook_cmd(&p, "claude");
         c.env("CLAUDE_PROJECT_DIR", p.dir.path())
-            .env("POLC_HOOK_SELFTEST", "pause-loaded")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = c.spawn().unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(&claude_json("s", p.dir.path(), "rm -rf x"))
-            .unwrap();
+            .env("POLC_HOOK_SELFTEST", "pause-loaded");
+        let child = common::spawn_with_stdin(c, &claude_json("s", p.dir.path(), "rm -rf x"));
         std::thread::sleep(Duration::from_millis(300));
         rewrite_in_place(&user, &evil, 0);
         let out = child.wait_with_output().unwrap();
@@ -459,17 +444,8 @@ fn a_table_renamed_in_while_hashing_does_not_inherit_its_trust() {
     std::thread::sleep(Duration::from_millis(2200));
     let mut c = hook_cmd(&p, "claude");
     c.env("CLAUDE_PROJECT_DIR", p.dir.path())
-        .env("POLC_HOOK_SELFTEST", "pause-opened")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&claude_json("s", p.dir.path(), "rm x"))
-        .unwrap();
+        .env("POLC_HOOK_SELFTEST", "pause-opened");
+    let child = common::spawn_with_stdin(c, &claude_json("s", p.dir.path(), "rm x"));
     std::thread::sleep(Duration::from_millis(300));
     std::fs::rename(p.path("u.bin"), p.path("compiled/policy.bin")).unwrap();
     let out = child.wait_with_output().unwrap();
@@ -862,15 +838,9 @@ fn sigterm_sigint_sighup_answer_the_error_row() {
                 s.spawn(move || {
                     let sig = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP][w % 3];
                     let mut c = hook_cmd(p, host);
-                    c.env("POLC_HOOK_SELFTEST", "hang")
-                        .stdin(Stdio::piped())
-                        .stdout(Stdio::piped())
-                        .stderr(Stdio::piped());
-                    let mut child = c.spawn().unwrap();
-                    {
-                        let mut si = child.stdin.take().unwrap();
-                        let _ = si.write_all(&codex_json("s", p.dir.path(), "echo hi"));
-                    }
+                    c.env("POLC_HOOK_SELFTEST", "hang");
+                    let json = codex_json("s", p.dir.path(), "echo hi");
+                    let child = common::spawn_with_stdin(c, &json);
                     // Long enough for the handlers to be installed on a loaded two-core
                     // machine (a signal before that ends the process with no answer: the
                     // residual stated in the host README).

@@ -184,6 +184,7 @@ mod changed_bytes {
         let bytes = policy(30);
         let t = Table::from_bytes(bytes.clone()).unwrap();
         let mut accepted = 0;
+        let mut located = 0;
         for seed in 0..400u64 {
             let mut rng = Rng(seed);
             let mut secs: Vec<(u32, Vec<u8>)> = t
@@ -210,13 +211,20 @@ mod changed_bytes {
             };
             accepted += 1;
             for req in requests() {
-                let _ = decide(&rules, "claude", &req);
-                let _ = decide(&rules, "codex", &req);
+                for host in ["claude", "codex"] {
+                    // A bad read says which section, and where in it (the deny's reason).
+                    if let Err(c) = decide(&rules, host, &req) {
+                        assert!(c.section.is_some(), "{c}");
+                        assert!(c.to_string().starts_with("section "), "{c}");
+                        located += 1;
+                    }
+                }
             }
         }
         assert!(
             accepted > 100,
             "only {accepted} changed tables passed the check"
         );
+        assert!(located > 0, "no changed record was caught at read time");
     }
 }

@@ -358,3 +358,26 @@ fn every_path_field_of_every_agent() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// Every agent's shell tool is decided as a shell command, under any of its names: Vibe's
+/// `git_bash` and Gemini's `ShellTool` were once other tools (no bash rule met them, and
+/// Vibe's `default` is allow).
+#[test]
+fn every_shell_tool_name_meets_the_bash_rules() {
+    let p = Project::new();
+    p.write(
+        "policies/main.pol",
+        "deny bash prefix \"rm\" { id no-rm }\n",
+    );
+    p.build_trusted();
+    for (host, tool) in [
+        ("vibe", "bash"),
+        ("vibe", "git_bash"),
+        ("gemini", "run_shell_command"),
+        ("gemini", "ShellTool"),
+        ("claude", "Bash"),
+    ] {
+        let got = verdict(&p, host, tool, json!({"command": "rm -rf build"}));
+        assert_eq!(got, "deny", "{host} {tool}");
+    }
+}

@@ -7,7 +7,7 @@ mod common;
 use common::Project;
 use serde_json::json;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const POLICY: &str = "allow bash prefix \"echo\" { id echo }\n";
 
@@ -30,19 +30,8 @@ fn codex(p: &Project, cmd: &str) -> (i32, String, String) {
         "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": cmd}
     });
     let mut c = p.cmd(&["hook", "--host", "codex"]);
-    c.current_dir(&root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut ch = c.spawn().unwrap();
-    {
-        use std::io::Write;
-        ch.stdin
-            .take()
-            .unwrap()
-            .write_all(stdin.to_string().as_bytes())
-            .unwrap();
-    }
+    c.current_dir(&root);
+    let ch = common::spawn_with_stdin(c, stdin.to_string().as_bytes());
     let o = ch.wait_with_output().unwrap();
     (
         o.status.code().unwrap_or(-1),
@@ -58,18 +47,8 @@ fn git(dir: &Path, args: &[&str], stdin: Option<&str>) -> String {
         .env("GIT_AUTHOR_NAME", "t")
         .env("GIT_AUTHOR_EMAIL", "t@t")
         .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@t")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut ch = c.spawn().unwrap();
-    {
-        use std::io::Write;
-        let mut si = ch.stdin.take().unwrap();
-        if let Some(s) = stdin {
-            si.write_all(s.as_bytes()).unwrap();
-        }
-    }
+        .env("GIT_COMMITTER_EMAIL", "t@t");
+    let ch = common::spawn_with_stdin(c, stdin.unwrap_or("").as_bytes());
     let o = ch.wait_with_output().unwrap();
     assert!(
         o.status.success(),
@@ -121,20 +100,10 @@ fn confirm(p: &Project, answer: &str) -> (i32, String) {
             .current_dir(&root)
             .env("POLC_CONFIG_DIR", p.config.path())
             .env("POLC_CACHE_DIR", p.cache.path())
-            .env("POLC_STATE_DIR", p.state.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut ch = s.spawn().unwrap();
-        {
-            use std::io::Write;
-            ch.stdin
-                .take()
-                .unwrap()
-                .write_all(format!("{answer}\n").as_bytes())
-                .unwrap();
-        }
-        ch.wait_with_output().unwrap()
+            .env("POLC_STATE_DIR", p.state.path());
+        common::spawn_with_stdin(s, format!("{answer}\n").as_bytes())
+            .wait_with_output()
+            .unwrap()
     };
     (
         o.status.code().unwrap_or(-1),
@@ -208,8 +177,6 @@ fn an_archive_carrying_hook_configuration_trips() {
     assert_tripped(&p, "tar -x");
 }
 
-type Change = dyn Fn(&Project);
-
 #[test]
 fn every_kind_of_change_trips_and_claudes_own_allow_additions_do_not() {
     let p = project();
@@ -232,67 +199,81 @@ fn every_kind_of_change_trips_and_claudes_own_allow_additions_do_not() {
     std::fs::remove_file(p.path(".mcp.json")).unwrap();
     std::fs::write(p.path(".mcp.json"), &text).unwrap();
     assert_calm(&p, "same bytes");
-    let changes: &[(&str, &Change)] = &[
-        (".mcp.json edited", &|p| {
-            p.write(".mcp.json", r#"{"mcpServers":{"x":{"command":"sh"}}}"#);
-        }),
-        ("a hook in settings.local.json", &|p| {
-            p.write(
-                ".claude/settings.local.json",
-                r#"{"permissions":{"allow":["Bash(ls)","Bash(npm test)"]},"hooks":{}}"#,
-            );
-        }),
-        ("a local allow removed", &|p| {
-            p.write(
-                ".claude/settings.local.json",
-                r#"{"permissions":{"allow":["Bash(npm test)"]}}"#,
-            );
-        }),
-        ("a command added", &|p| {
-            p.write(".claude/commands/x.md", "x");
-        }),
-        ("a command edited", &|p| {
-            p.write(".claude/commands/review.md", "other");
-        }),
-        ("Gemini settings appeared", &|p| {
-            p.write(".gemini/settings.json", "{}");
-        }),
-        ("Cursor hooks appeared", &|p| {
-            p.write(".cursor/hooks.json", "{}");
-        }),
-        ("a Codex folder appeared", &|p| {
-            p.write(".codex/config.toml", "");
-        }),
-        ("VS Code MCP servers appeared", &|p| {
-            p.write(".vscode/mcp.json", "{}");
-        }),
-        ("Cursor MCP servers appeared", &|p| {
-            p.write(".cursor/mcp.json", "{}");
-        }),
-        ("a Copilot agent appeared", &|p| {
-            p.write(".github/agents/x.agent.md", "---\nmcp-servers: {}\n---\n");
-        }),
-        ("a Gemini extension appeared", &|p| {
-            p.write(".gemini/extensions/x/gemini-extension.json", "{}");
-        }),
-        ("a shared skill appeared", &|p| {
-            p.write(".agents/skills/x/SKILL.md", "x");
-        }),
-        ("an invalid rule appended to the local allow list", &|p| {
-            p.write(
-                ".claude/settings.local.json",
-                r#"{"permissions":{"allow":["Bash(ls)","Bash(npm test)","Bash(x"]}}"#,
-            );
-        }),
-        ("a symlink in place of a file", &|p| {
-            std::fs::remove_file(p.path(".mcp.json")).unwrap();
-            std::os::unix::fs::symlink("/etc/hostname", p.path(".mcp.json")).unwrap();
-        }),
+    // Each change: a file written (path, text), or, with no text, the file replaced by a
+    // symlink.
+    let changes: &[(&str, &str, Option<&str>)] = &[
+        (
+            ".mcp.json edited",
+            ".mcp.json",
+            Some(r#"{"mcpServers":{"x":{"command":"sh"}}}"#),
+        ),
+        (
+            "a hook in settings.local.json",
+            ".claude/settings.local.json",
+            Some(r#"{"permissions":{"allow":["Bash(ls)","Bash(npm test)"]},"hooks":{}}"#),
+        ),
+        (
+            "a local allow removed",
+            ".claude/settings.local.json",
+            Some(r#"{"permissions":{"allow":["Bash(npm test)"]}}"#),
+        ),
+        ("a command added", ".claude/commands/x.md", Some("x")),
+        (
+            "a command edited",
+            ".claude/commands/review.md",
+            Some("other"),
+        ),
+        (
+            "Gemini settings appeared",
+            ".gemini/settings.json",
+            Some("{}"),
+        ),
+        ("Cursor hooks appeared", ".cursor/hooks.json", Some("{}")),
+        ("a Codex folder appeared", ".codex/config.toml", Some("")),
+        (
+            "VS Code MCP servers appeared",
+            ".vscode/mcp.json",
+            Some("{}"),
+        ),
+        (
+            "Cursor MCP servers appeared",
+            ".cursor/mcp.json",
+            Some("{}"),
+        ),
+        (
+            "a Copilot agent appeared",
+            ".github/agents/x.agent.md",
+            Some("---\nmcp-servers: {}\n---\n"),
+        ),
+        (
+            "a Gemini extension appeared",
+            ".gemini/extensions/x/gemini-extension.json",
+            Some("{}"),
+        ),
+        (
+            "a shared skill appeared",
+            ".agents/skills/x/SKILL.md",
+            Some("x"),
+        ),
+        (
+            "an invalid rule appended to the local allow list",
+            ".claude/settings.local.json",
+            Some(r#"{"permissions":{"allow":["Bash(ls)","Bash(npm test)","Bash(x"]}}"#),
+        ),
+        ("a symlink in place of a file", ".mcp.json", None),
     ];
-    for (what, change) in changes {
+    for &(what, path, text) in changes {
         p.confirm_config();
         assert_calm(&p, what);
-        change(&p);
+        match text {
+            Some(text) => {
+                p.write(path, text);
+            }
+            None => {
+                std::fs::remove_file(p.path(path)).unwrap();
+                std::os::unix::fs::symlink("/etc/hostname", p.path(path)).unwrap();
+            }
+        }
         assert_tripped(&p, what);
     }
 }
@@ -363,21 +344,10 @@ fn the_hook_warns_when_command_v_polc_is_another_file() {
     let real_dir = real.parent().unwrap();
     let run = |path: String| {
         let mut c = p.cmd(&["hook", "--host", "claude"]);
-        c.env("CLAUDE_PROJECT_DIR", &root)
-            .env("PATH", path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut ch = c.spawn().unwrap();
-        {
-            use std::io::Write;
-            ch.stdin
-                .take()
-                .unwrap()
-                .write_all(stdin.as_bytes())
-                .unwrap();
-        }
-        let o = ch.wait_with_output().unwrap();
+        c.env("CLAUDE_PROJECT_DIR", &root).env("PATH", path);
+        let o = common::spawn_with_stdin(c, stdin.as_bytes())
+            .wait_with_output()
+            .unwrap();
         assert_eq!(o.status.code(), Some(0));
         assert!(String::from_utf8_lossy(&o.stdout).contains("allow"));
         String::from_utf8_lossy(&o.stderr).into_owned()

@@ -83,7 +83,7 @@ fn explain_sources(policy: &[PathBuf], host: &str, format: Format, req: &Request
     };
     let out = match decide(&rules, host, req) {
         Ok(o) => o,
-        Err(_) => return corrupt(),
+        Err(c) => return corrupt(Some(c)),
     };
     report(&rules, out, host, format, None, &[])
 }
@@ -110,7 +110,12 @@ fn explain_tables(table: Option<PathBuf>, host: &str, format: Format, req: &Requ
             println!("decision: deny (the table cannot be used: {why})");
             return 2;
         }
-        (_, None) | (Some(Failure::Corrupt), _) => return corrupt(),
+        (Some(Failure::Corrupt(c)), _) => {
+            eprintln!("polc: {c}");
+            println!("decision: deny ({c})");
+            return 2;
+        }
+        (_, None) => return corrupt(None),
         (None, Some(j)) => j,
     };
     // A table built with `--from HOST` holds a snapshot of the agent's rules: say when they
@@ -120,8 +125,9 @@ fn explain_tables(table: Option<PathBuf>, host: &str, format: Format, req: &Requ
             eprintln!("note: {}: {m}", l.spec.path.display());
         }
     }
-    let Ok(u) = Union::new(&d.loaded) else {
-        return corrupt();
+    let u = match Union::new(&d.loaded) {
+        Ok(u) => u,
+        Err(c) => return corrupt(Some(c)),
     };
     // explain is run by a person: show the table's allows even when untrusted, but say so.
     let untrusted: Vec<String> = d
@@ -199,8 +205,12 @@ fn cause_json(src: &dyn RuleFacts, cause: &Cause) -> serde_json::Value {
     json!({"kind": kind, "rule": rule, "construct": construct})
 }
 
-fn corrupt() -> i32 {
-    eprintln!("polc: the table is corrupt: run `polc build`");
+/// A table whose bytes do not hold together (where, when known).
+fn corrupt(at: Option<crate::runtime::Corrupt>) -> i32 {
+    match at {
+        Some(c) => eprintln!("polc: the table is corrupt ({c}): run `polc build`"),
+        None => eprintln!("polc: the table is corrupt: run `polc build`"),
+    }
     2
 }
 

@@ -91,10 +91,10 @@ pub fn import_cmd(
     user_output: Option<PathBuf>,
     stdout: bool,
 ) -> i32 {
-    let Some(host) = Host::parse(from) else {
+    let Some(host) = Host::parse_import(from) else {
         eprintln!(
             "error: unknown agent `{from}` (known: {})",
-            Host::ALL
+            crate::hosts::IMPORT_SOURCES
                 .iter()
                 .map(|h| h.name())
                 .collect::<Vec<_>>()
@@ -218,7 +218,7 @@ pub fn stamp_name(host: Host, scope: Scope) -> String {
 /// else the project's), named for its stamp. Prints the import's findings; Err is the exit
 /// code when the native configuration does not parse.
 pub fn native_source(host: &str, output: &Path) -> Result<(String, String), i32> {
-    let Some(h) = Host::parse(host) else {
+    let Some(h) = Host::parse_import(host) else {
         eprintln!("error: unknown agent `{host}`");
         return Err(2);
     };
@@ -265,7 +265,7 @@ pub fn drift(sources: &[crate::ir::SourceStamp]) -> Vec<String> {
             continue;
         };
         let (Some(h), scope) = (
-            Host::parse(host),
+            Host::parse_import(host),
             if scope == "user" {
                 Scope::User
             } else {

@@ -125,7 +125,7 @@ pub fn target(
                 preamble: r#""version":1,"#,
             }
         }
-        Host::Vscode | Host::Droid | Host::Vibe | Host::Openclaw => {
+        Host::Vscode | Host::Droid | Host::Vibe | Host::Openclaw | Host::OpenCode => {
             return Err(format!(
                 "`polc init` does not know {}'s settings file yet; merge `polc hook --print-config --host {}` by hand",
                 host.name(),

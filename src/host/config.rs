@@ -63,7 +63,7 @@ pub fn snippet(host: Host, exe: &str) -> Option<(&'static str, String)> {
                 cmd("")
             ),
         ),
-        Host::Openclaw => return None,
+        Host::Openclaw | Host::OpenCode => return None,
         Host::Vibe => (
             "Vibe's hook configuration (event pre_tool)",
             format!(

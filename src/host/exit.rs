@@ -77,7 +77,8 @@ pub fn decide_exit(layers: &Layers, host: &str, req: &Request) -> (ExitCode, Opt
         (Some(Failure::Unusable(why) | Failure::Changed(why)), _) => {
             (ExitCode::Deny, Some(why.clone()))
         }
-        (Some(Failure::Corrupt), _) | (None, None) => (
+        (Some(Failure::Corrupt(c)), _) => (ExitCode::Deny, Some(c.to_string())),
+        (None, None) => (
             ExitCode::Deny,
             Some("polc table is corrupt: run `polc build`".into()),
         ),

@@ -249,7 +249,18 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
             });
         }
     }
+    quiet_where_stderr_is_an_answer(host, &mut r);
     r
+}
+
+/// Gemini CLI reads stderr as the answer when stdout is empty, and text that is not JSON as
+/// allow: a notice beside a `default` answer (no table; another polc on PATH) became an
+/// allow of every call (bug fixed). There, an exit-0 answer with nothing on stdout writes
+/// nothing on stderr either.
+fn quiet_where_stderr_is_an_answer(host: Host, r: &mut Rendered) {
+    if host == Host::Gemini && r.exit == 0 && r.stdout.iter().all(u8::is_ascii_whitespace) {
+        r.stderr = None;
+    }
 }
 
 /// A warning when `command -v polc` is not the binary running this hook: the person's
@@ -313,7 +324,7 @@ fn notice(d: &Decided) -> Option<String> {
             "polc: no policy table configured or found; the host's own rules apply".to_string()
         }
         Failure::Unusable(why) | Failure::Changed(why) => format!("polc: {why}"),
-        Failure::Corrupt => "polc: the policy table is corrupt: run `polc build`".into(),
+        Failure::Corrupt(c) => format!("polc: {c}"),
     })
 }
 
@@ -327,9 +338,8 @@ fn reason(d: &Decided) -> String {
         return match &d.failure {
             Some(Failure::Unusable(why) | Failure::Changed(why)) => format!("polc deny: {why}"),
             Some(Failure::NoTable) => "polc: internal error".into(),
-            Some(Failure::Corrupt) | None => {
-                "polc deny: the policy table is corrupt: run `polc build`".into()
-            }
+            Some(Failure::Corrupt(c)) => format!("polc deny: {c}"),
+            None => "polc deny: the policy table is corrupt: run `polc build`".into(),
         };
     };
     let r = judged_reason(j);

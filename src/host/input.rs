@@ -43,6 +43,18 @@ fn str_field(v: &Value, keys: &[&str]) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The permission mode. A mode that is present but not a string (`0`, `true`, `[…]`) is a
+/// mode polc does not know, which cannot prompt (it was read as no mode at all).
+fn mode_field(v: &Value) -> Option<String> {
+    let m = ["permission_mode", "permissionMode"]
+        .iter()
+        .find_map(|k| v.get(*k).filter(|x| !x.is_null()))?;
+    Some(
+        m.as_str()
+            .map_or_else(|| format!("(not a string: {m})"), str::to_string),
+    )
+}
+
 /// Parse the hook's stdin bytes.
 pub fn parse(bytes: &[u8]) -> Result<HookInput, BadInput> {
     let text = std::str::from_utf8(bytes)
@@ -88,7 +100,7 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput, BadInput> {
         tool_input,
         cwd: str_field(&v, &["cwd"]),
         session_id: str_field(&v, &["session_id", "sessionId", "conversation_id"]),
-        permission_mode: str_field(&v, &["permission_mode", "permissionMode"]),
+        permission_mode: mode_field(&v),
         transcript_path: str_field(&v, &["transcript_path"]),
         workspace_roots,
         tool_use_id: str_field(&v, &["tool_use_id", "toolUseId"]),

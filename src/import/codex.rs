@@ -281,13 +281,10 @@ pub fn import(n: &Native, imp: &mut Import) {
     }
 }
 
-fn prefix_rule(
-    n: &Native,
-    imp: &mut Import,
-    at: usize,
-    end: usize,
-    args: &[(String, usize, Val, usize, usize)],
-) {
+/// A keyword argument of a call: name, name offset, value, value start and end.
+type Arg = (String, usize, Val, usize, usize);
+
+fn prefix_rule(n: &Native, imp: &mut Import, at: usize, end: usize, args: &[Arg]) {
     let arg = |k: &str| args.iter().find(|a| a.0 == k);
     for a in args {
         if !["pattern", "decision", "justification", "match", "not_match"].contains(&a.0.as_str()) {
@@ -301,7 +298,7 @@ fn prefix_rule(
             return;
         }
     }
-    let Some((_, pat_at, Val::List(items), ps, pe)) = arg("pattern") else {
+    let Some((_, _, Val::List(items), ps, pe)) = arg("pattern") else {
         imp.error(
             n,
             at,
@@ -315,77 +312,18 @@ fn prefix_rule(
         imp.error(n, *ps, *pe, "pattern cannot be empty", AGENT);
         return;
     }
-    let _ = pat_at;
-    // Each position: its alternatives.
-    let mut positions: Vec<Vec<String>> = Vec::new();
-    for (v, s, e) in items {
-        match v {
-            Val::Str(t) => positions.push(vec![t.clone()]),
-            Val::List(_) => match str_list(v) {
-                Some(alts) if !alts.is_empty() => positions.push(alts),
-                _ => {
-                    imp.error(
-                        n,
-                        *s,
-                        *e,
-                        "alternatives must be a non-empty list of strings",
-                        AGENT,
-                    );
-                    return;
-                }
-            },
-            _ => {
-                imp.error(
-                    n,
-                    *s,
-                    *e,
-                    "a pattern token must be a string or a list of strings",
-                    AGENT,
-                );
-                return;
-            }
-        }
-    }
-    let verdict = match arg("decision").map(|a| &a.2) {
-        None => Verdict::Allow,
-        Some(Val::Str(d)) if d == "allow" => Verdict::Allow,
-        Some(Val::Str(d)) if d == "prompt" => Verdict::Ask,
-        Some(Val::Str(d)) if d == "forbidden" => Verdict::Deny,
-        Some(_) => {
-            let a = arg("decision").map_or((at, at + 1), |a| (a.3, a.4));
-            imp.error(
-                n,
-                a.0,
-                a.1,
-                "decision must be \"allow\", \"prompt\" or \"forbidden\"",
-                AGENT,
-            );
-            return;
-        }
+    let Some(positions) = pattern_positions(n, imp, items) else {
+        return;
+    };
+    let Some(verdict) = decision(n, imp, at, arg("decision")) else {
+        return;
     };
     let justification = match arg("justification").map(|a| &a.2) {
         Some(Val::Str(j)) => Some(j.clone()),
         _ => None,
     };
     let native = one_line_src(&n.src.text[at..end.min(n.src.text.len())]);
-    // Every alternative, up to the cap.
-    let mut seqs: Vec<Vec<String>> = vec![Vec::new()];
-    let mut capped = false;
-    for alts in &positions {
-        let mut next = Vec::new();
-        for s in &seqs {
-            for a in alts {
-                let mut t = s.clone();
-                t.push(a.clone());
-                next.push(t);
-            }
-        }
-        if next.len() > MAX_ALTERNATIVES {
-            capped = true;
-            break;
-        }
-        seqs = next;
-    }
+    let (seqs, capped) = alternatives(&positions);
     let mut r = Rule::new(verdict, Tool::Bash, Vec::new(), n, at, &native);
     r.reason = justification;
     r.prefixes = positions.clone();
@@ -402,8 +340,119 @@ fn prefix_rule(
         }
         notes.push(format!("more than {MAX_ALTERNATIVES} alternatives: only the leading tokens are kept (stricter)"));
     }
+    let texts = prefix_texts(&seqs, verdict, &mut notes);
+    if verdict == Verdict::Allow && texts.is_empty() {
+        imp.dropped(
+            n,
+            *ps,
+            *pe,
+            "allow not imported: no alternative can be held by polc's prefix",
+        );
+        return;
+    }
+    for t in texts {
+        r.patterns.push(pat(PatternKind::Prefix, t));
+    }
+    for (key, is_match) in [("match", true), ("not_match", false)] {
+        if let Some(a) = arg(key) {
+            let Some(pending) = examples(n, imp, a, is_match, &positions) else {
+                return;
+            };
+            r.pending.extend(pending);
+        }
+    }
+    for m in notes {
+        imp.warn(n, *ps, *pe, m.clone());
+        r.notes.push(m);
+    }
+    imp.rules.push(r);
+}
+
+/// A pattern's positions, each with its alternatives; None after a located error.
+fn pattern_positions(
+    n: &Native,
+    imp: &mut Import,
+    items: &[(Val, usize, usize)],
+) -> Option<Vec<Vec<String>>> {
+    let mut positions: Vec<Vec<String>> = Vec::new();
+    for (v, s, e) in items {
+        match v {
+            Val::Str(t) => positions.push(vec![t.clone()]),
+            Val::List(_) => match str_list(v) {
+                Some(alts) if !alts.is_empty() => positions.push(alts),
+                _ => {
+                    imp.error(
+                        n,
+                        *s,
+                        *e,
+                        "alternatives must be a non-empty list of strings",
+                        AGENT,
+                    );
+                    return None;
+                }
+            },
+            _ => {
+                imp.error(
+                    n,
+                    *s,
+                    *e,
+                    "a pattern token must be a string or a list of strings",
+                    AGENT,
+                );
+                return None;
+            }
+        }
+    }
+    Some(positions)
+}
+
+/// The `decision` argument (absent: allow); None after a located error.
+fn decision(n: &Native, imp: &mut Import, at: usize, a: Option<&Arg>) -> Option<Verdict> {
+    match a.map(|a| &a.2) {
+        None => Some(Verdict::Allow),
+        Some(Val::Str(d)) if d == "allow" => Some(Verdict::Allow),
+        Some(Val::Str(d)) if d == "prompt" => Some(Verdict::Ask),
+        Some(Val::Str(d)) if d == "forbidden" => Some(Verdict::Deny),
+        Some(_) => {
+            let (s, e) = a.map_or((at, at + 1), |a| (a.3, a.4));
+            imp.error(
+                n,
+                s,
+                e,
+                "decision must be \"allow\", \"prompt\" or \"forbidden\"",
+                AGENT,
+            );
+            None
+        }
+    }
+}
+
+/// Every token sequence the positions' alternatives spell, up to [`MAX_ALTERNATIVES`]
+/// (true: capped, the sequences then hold the leading positions only).
+fn alternatives(positions: &[Vec<String>]) -> (Vec<Vec<String>>, bool) {
+    let mut seqs: Vec<Vec<String>> = vec![Vec::new()];
+    for alts in positions {
+        let mut next = Vec::new();
+        for s in &seqs {
+            for a in alts {
+                let mut t = s.clone();
+                t.push(a.clone());
+                next.push(t);
+            }
+        }
+        if next.len() > MAX_ALTERNATIVES {
+            return (seqs, true);
+        }
+        seqs = next;
+    }
+    (seqs, false)
+}
+
+/// The `prefix` texts of the sequences: an allow alternative with a token polc's prefix
+/// cannot hold is left out; a deny/ask keeps the tokens before it (none: every command).
+fn prefix_texts(seqs: &[Vec<String>], verdict: Verdict, notes: &mut Vec<String>) -> Vec<String> {
     let mut texts: Vec<String> = Vec::new();
-    for s in &seqs {
+    for s in seqs {
         let plain = s.iter().take_while(|w| plain_word(w)).count();
         if plain == s.len() {
             texts.push(s.join(" "));
@@ -425,93 +474,61 @@ fn prefix_rule(
         }
     }
     texts.dedup();
-    if verdict == Verdict::Allow && texts.is_empty() {
-        imp.dropped(
-            n,
-            *ps,
-            *pe,
-            "allow not imported: no alternative can be held by polc's prefix",
-        );
-        return;
-    }
-    for t in texts {
-        r.patterns.push(pat(PatternKind::Prefix, t));
-    }
-    // Examples: tokenised as Codex does (strings with shlex), kept for `after`.
-    for (key, is_match) in [("match", true), ("not_match", false)] {
-        let Some((_, _, v, vs, ve)) = arg(key) else {
-            continue;
+    texts
+}
+
+/// A `match` (`is_match`) or `not_match` argument's examples, tokenised as Codex does
+/// (strings with shlex) and checked against the pattern as Codex checks them when it loads
+/// the policy: (text, tokens) each, kept for `after`; None after a located error.
+fn examples(
+    n: &Native,
+    imp: &mut Import,
+    a: &Arg,
+    is_match: bool,
+    positions: &[Vec<String>],
+) -> Option<Vec<(String, Vec<String>)>> {
+    let (key, _, v, vs, ve) = a;
+    let Val::List(exs) = v else {
+        imp.error(n, *vs, *ve, format!("{key} must be a list"), AGENT);
+        return None;
+    };
+    let mut out = Vec::new();
+    for (ex, s, e) in exs {
+        let tokens = match ex {
+            Val::Str(t) => shlex(t).map(|tok| (t.clone(), tok)),
+            Val::List(_) => str_list(ex).map(|tok| (shell_join(&tok), tok)),
+            _ => None,
         };
-        let Val::List(exs) = v else {
-            imp.error(n, *vs, *ve, format!("{key} must be a list"), AGENT);
-            return;
-        };
-        for (ex, s, e) in exs {
-            let (text, tokens) = match ex {
-                Val::Str(t) => match shlex(t) {
-                    Some(tok) if !tok.is_empty() => (t.clone(), tok),
-                    _ => {
-                        imp.error(
-                            n,
-                            *s,
-                            *e,
-                            format!("{key} example cannot be split into words"),
-                            AGENT,
-                        );
-                        return;
-                    }
-                },
-                Val::List(_) => match str_list(ex) {
-                    Some(tok) if !tok.is_empty() => (shell_join(&tok), tok),
-                    _ => {
-                        imp.error(
-                            n,
-                            *s,
-                            *e,
-                            format!("{key} example must be a string or a list of strings"),
-                            AGENT,
-                        );
-                        return;
-                    }
-                },
-                _ => {
-                    imp.error(
-                        n,
-                        *s,
-                        *e,
-                        format!("{key} example must be a string or a list of strings"),
-                        AGENT,
-                    );
-                    return;
-                }
-            };
-            // Codex checks these when it loads the policy.
-            let hit = matches(&positions, &tokens);
-            if hit != is_match {
-                imp.error(
-                    n,
-                    *s,
-                    *e,
-                    format!(
-                        "{key} example `{text}` {} the pattern",
-                        if is_match {
-                            "does not match"
-                        } else {
-                            "matches"
-                        }
-                    ),
-                    AGENT,
-                );
-                return;
+        let (text, tokens) = match tokens {
+            Some((text, tok)) if !tok.is_empty() => (text, tok),
+            _ => {
+                let msg = if matches!(ex, Val::Str(_)) {
+                    format!("{key} example cannot be split into words")
+                } else {
+                    format!("{key} example must be a string or a list of strings")
+                };
+                imp.error(n, *s, *e, msg, AGENT);
+                return None;
             }
-            r.pending.push((text, tokens));
+        };
+        if matches(positions, &tokens) != is_match {
+            let how = if is_match {
+                "does not match"
+            } else {
+                "matches"
+            };
+            imp.error(
+                n,
+                *s,
+                *e,
+                format!("{key} example `{text}` {how} the pattern"),
+                AGENT,
+            );
+            return None;
         }
+        out.push((text, tokens));
     }
-    for m in notes {
-        imp.warn(n, *ps, *pe, m.clone());
-        r.notes.push(m);
-    }
-    imp.rules.push(r);
+    Some(out)
 }
 
 fn one_line_src(s: &str) -> String {

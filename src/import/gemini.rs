@@ -10,10 +10,10 @@ use super::text::{get, get_path, json, pairs, strings};
 use super::toml::{field, parse, str_list, tables};
 use super::{pat, Ctx, Import, Native, Rule, Scope, Tool};
 use crate::ir::{PatternKind, Verdict};
-use crate::syntax::json::JValue;
+use crate::syntax::json::{JNode, JValue};
 use std::path::PathBuf;
 
-const SHELL: &[&str] = &["run_shell_command", "ShellTool"];
+use crate::tools::gemini::SHELL_TOOLS as SHELL;
 
 /// Tier of a file (Gemini's numbers): admin 5, user 4, workspace 3.
 fn tier(n: &Native) -> i32 {
@@ -123,58 +123,74 @@ fn settings(n: &Native, imp: &mut Import) {
         (&["coreTools"], "coreTools", Verdict::Allow, 4250),
     ];
     for (path, what, verdict, prio) in lists {
-        let Some(list) = get_path(&doc, path) else {
-            continue;
-        };
-        let core = what.ends_with("core") || what == "coreTools";
-        let mut narrowed = false;
-        for (s, a, b) in strings(list, n, imp, what) {
-            let (name, args) = split_entry(s);
-            let native = format!("{what}: {s}");
-            if core {
-                imp.dropped(n, a, b, format!("`{s}` in {what} not imported: Gemini allows core tools only outside plan mode, a condition polc cannot express"));
-                continue;
-            }
-            let tool = tool_of(name);
-            let mut r = Rule::new(verdict, tool.clone(), Vec::new(), n, a, &native);
-            r.priority = Some(prio);
-            match (args, &tool) {
-                (None, _) => imp.rules.push(r),
-                (Some(p), Tool::Bash) if prefix_ok(p) => {
-                    if verdict == Verdict::Allow {
-                        narrowed = true;
-                    }
-                    r.patterns.push(pat(PatternKind::Prefix, p.trim()));
-                    imp.rules.push(r);
-                }
-                (Some(p), Tool::Bash) => {
-                    if verdict == Verdict::Allow {
-                        narrowed = true;
-                        imp.dropped(n, a, b, format!("`{s}` not imported: the command prefix `{p}` has quotes or expansions polc's prefix cannot hold"));
-                    } else {
-                        imp.inexact(n, a, b, r, format!("`{s}`: the prefix `{p}` cannot be held exactly; imported for every shell command (stricter)"));
-                    }
-                }
-                (Some(_), _) if verdict == Verdict::Allow => {
-                    // Gemini allows the tool itself and ignores the arguments.
-                    r.notes.push("Gemini ignores the arguments of a non-shell tool entry: the whole tool is allowed".into());
-                    imp.rules.push(r);
-                }
-                (Some(p), _) => {
-                    imp.inexact(n, a, b, r, format!("`{s}`: arguments `{p}` cannot be matched on this tool; imported for every call (stricter)"));
-                }
-            }
-        }
-        if core {
-            imp.needs_native = true;
-            imp.dropped(n, list.start, list.end, format!("{what} denies every tool it does not list (a catch-all with exceptions): polc cannot say that where deny beats allow, so it is left to Gemini's own engine (no rule); keep the settings file"));
-        }
-        if narrowed {
-            imp.needs_native = true;
-            imp.dropped(n, list.start, list.end, format!("{what} with shell command prefixes also denies every other shell command (a catch-all with exceptions): left to Gemini's own engine (no rule); keep the settings file"));
+        if let Some(list) = get_path(&doc, path) {
+            settings_list(n, imp, list, what, verdict, prio);
         }
     }
-    if let Some(ex) = get_path(&doc, &["mcp", "excluded"]) {
+    mcp_settings(n, imp, &doc);
+}
+
+/// One of the settings' tool lists (`tools.exclude`, …): a rule per entry, at `prio`.
+fn settings_list(
+    n: &Native,
+    imp: &mut Import,
+    list: &JNode,
+    what: &str,
+    verdict: Verdict,
+    prio: i32,
+) {
+    let core = what.ends_with("core") || what == "coreTools";
+    let mut narrowed = false;
+    for (s, a, b) in strings(list, n, imp, what) {
+        let (name, args) = split_entry(s);
+        let native = format!("{what}: {s}");
+        if core {
+            imp.dropped(n, a, b, format!("`{s}` in {what} not imported: Gemini allows core tools only outside plan mode, a condition polc cannot express"));
+            continue;
+        }
+        let tool = tool_of(name);
+        let mut r = Rule::new(verdict, tool.clone(), Vec::new(), n, a, &native);
+        r.priority = Some(prio);
+        match (args, &tool) {
+            (None, _) => imp.rules.push(r),
+            (Some(p), Tool::Bash) if prefix_ok(p) => {
+                if verdict == Verdict::Allow {
+                    narrowed = true;
+                }
+                r.patterns.push(pat(PatternKind::Prefix, p.trim()));
+                imp.rules.push(r);
+            }
+            (Some(p), Tool::Bash) => {
+                if verdict == Verdict::Allow {
+                    narrowed = true;
+                    imp.dropped(n, a, b, format!("`{s}` not imported: the command prefix `{p}` has quotes or expansions polc's prefix cannot hold"));
+                } else {
+                    imp.inexact(n, a, b, r, format!("`{s}`: the prefix `{p}` cannot be held exactly; imported for every shell command (stricter)"));
+                }
+            }
+            (Some(_), _) if verdict == Verdict::Allow => {
+                // Gemini allows the tool itself and ignores the arguments.
+                r.notes.push("Gemini ignores the arguments of a non-shell tool entry: the whole tool is allowed".into());
+                imp.rules.push(r);
+            }
+            (Some(p), _) => {
+                imp.inexact(n, a, b, r, format!("`{s}`: arguments `{p}` cannot be matched on this tool; imported for every call (stricter)"));
+            }
+        }
+    }
+    if core {
+        imp.needs_native = true;
+        imp.dropped(n, list.start, list.end, format!("{what} denies every tool it does not list (a catch-all with exceptions): polc cannot say that where deny beats allow, so it is left to Gemini's own engine (no rule); keep the settings file"));
+    }
+    if narrowed {
+        imp.needs_native = true;
+        imp.dropped(n, list.start, list.end, format!("{what} with shell command prefixes also denies every other shell command (a catch-all with exceptions): left to Gemini's own engine (no rule); keep the settings file"));
+    }
+}
+
+/// `mcp.excluded` servers (deny) and trusted `mcpServers` (allow).
+fn mcp_settings(n: &Native, imp: &mut Import, doc: &JNode) {
+    if let Some(ex) = get_path(doc, &["mcp", "excluded"]) {
         for (s, a, _b) in strings(ex, n, imp, "mcp.excluded") {
             let name = if s == "*" {
                 "mcp__*".to_string()
@@ -198,7 +214,7 @@ fn settings(n: &Native, imp: &mut Import) {
             imp.rules.push(r);
         }
     }
-    if let Some(servers) = get(&doc, "mcpServers") {
+    if let Some(servers) = get(doc, "mcpServers") {
         for (name, k, v) in pairs(servers) {
             if matches!(get(v, "trust").map(|t| &t.value), Some(JValue::Bool(true))) {
                 let mut r = Rule::new(
@@ -216,9 +232,33 @@ fn settings(n: &Native, imp: &mut Import) {
     }
 }
 
+/// What Gemini does with a policy file that has a bad rule.
+const POLICY_AGENT: &str = "Gemini CLI reports the policy file's error and loads none of its rules";
+
+/// A list of strings with their spans.
+type Spanned = Vec<(String, usize, usize)>;
+
+/// One `[[rule]]` of a policy file, its required fields checked.
+struct PolicyRule {
+    verdict: Verdict,
+    /// tier × 1000 + the rule's priority.
+    priority: i32,
+    /// The `[[rule]]` table's span.
+    start: usize,
+    end: usize,
+    /// `commandPrefix`: the list (None: not strings) and its span.
+    prefixes: Option<(Option<Spanned>, usize, usize)>,
+    regex: Option<String>,
+    args: bool,
+    mcp: Option<String>,
+    reason: Option<String>,
+    /// The conditions polc cannot express (`modes`, `argsPattern`, …).
+    conditions: Vec<&'static str>,
+    native: String,
+}
+
 fn policy(n: &Native, imp: &mut Import) {
-    let agent = "Gemini CLI reports the policy file's error and loads none of its rules";
-    let Some(doc) = parse(n, imp, agent) else {
+    let Some(doc) = parse(n, imp, POLICY_AGENT) else {
         return;
     };
     let Some(root) = doc.as_item().as_table_like() else {
@@ -229,217 +269,242 @@ fn policy(n: &Native, imp: &mut Import) {
         return;
     };
     for (t, ts, te) in tables(rules) {
-        // Required fields, as Gemini's schema checks them: a file with a bad rule loads none.
-        let Some((tn, tn_s, tn_e)) = field(t, "toolName") else {
-            imp.error(n, ts, te.max(ts + 1), "rule without toolName", agent);
+        let Some((names, rule)) = policy_rule(n, imp, t, ts, te, tier) else {
             continue;
         };
-        let Some(names) = str_list(tn) else {
+        for (name, ns, ne) in &names {
+            name_rules(n, imp, &rule, name, *ns, *ne);
+        }
+    }
+}
+
+/// A `[[rule]]`'s tool names and fields; None after a located error (required fields, as
+/// Gemini's schema checks them: a file with a bad rule loads none).
+fn policy_rule(
+    n: &Native,
+    imp: &mut Import,
+    t: &dyn toml_edit::TableLike,
+    ts: usize,
+    te: usize,
+    tier: i32,
+) -> Option<(Spanned, PolicyRule)> {
+    let agent = POLICY_AGENT;
+    let Some((tn, tn_s, tn_e)) = field(t, "toolName") else {
+        imp.error(n, ts, te.max(ts + 1), "rule without toolName", agent);
+        return None;
+    };
+    let Some(names) = str_list(tn) else {
+        imp.error(
+            n,
+            tn_s,
+            tn_e,
+            "toolName must be a string or an array of strings",
+            agent,
+        );
+        return None;
+    };
+    let Some((d, d_s, d_e)) = field(t, "decision") else {
+        imp.error(n, ts, te.max(ts + 1), "rule without decision", agent);
+        return None;
+    };
+    let verdict = match d.as_str() {
+        Some("allow") => Verdict::Allow,
+        Some("deny") => Verdict::Deny,
+        Some("ask_user") => Verdict::Ask,
+        _ => {
             imp.error(
                 n,
-                tn_s,
-                tn_e,
-                "toolName must be a string or an array of strings",
+                d_s,
+                d_e,
+                "decision must be \"allow\", \"deny\" or \"ask_user\"",
                 agent,
             );
-            continue;
-        };
-        let Some((d, d_s, d_e)) = field(t, "decision") else {
-            imp.error(n, ts, te.max(ts + 1), "rule without decision", agent);
-            continue;
-        };
-        let verdict = match d.as_str() {
-            Some("allow") => Verdict::Allow,
-            Some("deny") => Verdict::Deny,
-            Some("ask_user") => Verdict::Ask,
+            return None;
+        }
+    };
+    let prio = match field(t, "priority") {
+        Some((p, ps, pe)) => match p.as_integer() {
+            Some(v) if (0..=999).contains(&v) => v as i32,
             _ => {
                 imp.error(
                     n,
-                    d_s,
-                    d_e,
-                    "decision must be \"allow\", \"deny\" or \"ask_user\"",
+                    ps,
+                    pe,
+                    "priority must be an integer from 0 to 999",
                     agent,
                 );
-                continue;
+                return None;
             }
-        };
-        let prio = match field(t, "priority") {
-            Some((p, ps, pe)) => match p.as_integer() {
-                Some(v) if (0..=999).contains(&v) => v as i32,
-                _ => {
-                    imp.error(
-                        n,
-                        ps,
-                        pe,
-                        "priority must be an integer from 0 to 999",
-                        agent,
-                    );
-                    continue;
-                }
-            },
-            None => {
-                imp.error(n, ts, te.max(ts + 1), "rule without priority", agent);
-                continue;
-            }
-        };
-        let prefixes = field(t, "commandPrefix").map(|(i, s, e)| (str_list(i), s, e));
-        let regex = field(t, "commandRegex").and_then(|(i, _, _)| i.as_str().map(str::to_string));
-        let args = field(t, "argsPattern").is_some();
-        let mcp = field(t, "mcpName").and_then(|(i, _, _)| i.as_str().map(str::to_string));
-        let reason = field(t, "denyMessage")
-            .or_else(|| field(t, "deny_message"))
-            .and_then(|(i, _, _)| i.as_str().map(str::to_string));
-        let mut conditions = Vec::new();
-        for key in ["modes", "interactive", "toolAnnotations", "subagent"] {
-            if field(t, key).is_some() {
-                conditions.push(key);
-            }
+        },
+        None => {
+            imp.error(n, ts, te.max(ts + 1), "rule without priority", agent);
+            return None;
         }
-        if args {
-            conditions.push("argsPattern");
+    };
+    let prefixes = field(t, "commandPrefix").map(|(i, s, e)| (str_list(i), s, e));
+    let args = field(t, "argsPattern").is_some();
+    let mut conditions = Vec::new();
+    for key in ["modes", "interactive", "toolAnnotations", "subagent"] {
+        if field(t, key).is_some() {
+            conditions.push(key);
         }
-        let native = format!(
-            "[[rule]] toolName = {} decision = {}{}",
-            names
-                .iter()
-                .map(|x| x.0.as_str())
-                .collect::<Vec<_>>()
-                .join(","),
-            d.as_str().unwrap_or(""),
-            prefixes
-                .as_ref()
-                .and_then(|p| p.0.as_ref())
-                .map(|p| format!(
-                    " commandPrefix = {}",
-                    p.iter().map(|x| x.0.as_str()).collect::<Vec<_>>().join(",")
-                ))
-                .unwrap_or_default()
+    }
+    if args {
+        conditions.push("argsPattern");
+    }
+    let joined = |l: &Spanned| l.iter().map(|x| x.0.as_str()).collect::<Vec<_>>().join(",");
+    let native = format!(
+        "[[rule]] toolName = {} decision = {}{}",
+        joined(&names),
+        d.as_str().unwrap_or(""),
+        prefixes
+            .as_ref()
+            .and_then(|p| p.0.as_ref())
+            .map(|p| format!(" commandPrefix = {}", joined(p)))
+            .unwrap_or_default()
+    );
+    let string = |key: &str| field(t, key).and_then(|(i, _, _)| i.as_str().map(str::to_string));
+    let rule = PolicyRule {
+        verdict,
+        priority: tier * 1000 + prio,
+        start: ts,
+        end: te,
+        prefixes,
+        regex: string("commandRegex"),
+        args,
+        mcp: string("mcpName"),
+        reason: string("denyMessage").or_else(|| string("deny_message")),
+        conditions,
+        native,
+    };
+    Some((names, rule))
+}
+
+/// The rules of one of a `[[rule]]`'s tool names.
+fn name_rules(n: &Native, imp: &mut Import, rule: &PolicyRule, name: &str, ns: usize, ne: usize) {
+    let (verdict, ts) = (rule.verdict, rule.start);
+    if name.is_empty() {
+        imp.error(
+            n,
+            ns,
+            ne,
+            "toolName cannot be empty (use \"*\" for every tool)",
+            POLICY_AGENT,
         );
-        for (name, ns, ne) in &names {
-            if name.is_empty() {
-                imp.error(
-                    n,
-                    *ns,
-                    *ne,
-                    "toolName cannot be empty (use \"*\" for every tool)",
-                    agent,
-                );
+        return;
+    }
+    let tools: Vec<Tool> = if let Some(server) = &rule.mcp {
+        if name == "*" {
+            vec![Tool::Mcp(format!("mcp__{server}"))]
+        } else {
+            vec![Tool::Mcp(format!("mcp__{server}__{name}"))]
+        }
+    } else if name == "*" {
+        vec![
+            Tool::Bash,
+            Tool::Read,
+            Tool::Edit,
+            Tool::WebFetch,
+            Tool::WebSearch,
+        ]
+    } else if name.contains('*') {
+        imp.needs_native = true;
+        imp.dropped(n, ns, ne, format!("toolName `{name}`: a wildcard tool name cannot be said in polc; left to Gemini's engine (no rule)"));
+        return;
+    } else {
+        vec![tool_of(name)]
+    };
+    if name == "*" && rule.mcp.is_none() {
+        if verdict == Verdict::Allow {
+            imp.dropped(n, ns, ne, "an allow for every tool is not imported (stricter): Gemini's own engine still applies it");
+            return;
+        }
+        imp.warn(n, ns, ne, "toolName \"*\": imported for polc's shell, read, edit, webfetch and websearch families; other tools are left to Gemini's engine");
+        imp.needs_native = true;
+    }
+    let conditions = rule.conditions.join(", ");
+    if !rule.conditions.is_empty() {
+        if verdict == Verdict::Allow {
+            imp.dropped(n, ts, ts + 6, format!("a conditional allow ({conditions}) is not imported: polc cannot express the condition"));
+            return;
+        }
+        imp.warn(n, ts, ts + 6, format!("the condition ({conditions}) cannot be expressed: the {} is imported unconditionally (stricter)", verdict.as_str()));
+    }
+    for tool in tools {
+        let mut base = Rule::new(verdict, tool.clone(), Vec::new(), n, ts, &rule.native);
+        base.priority = Some(rule.priority);
+        base.reason = rule.reason.clone();
+        if !rule.conditions.is_empty() {
+            base.notes.push(format!(
+                "imported unconditionally: Gemini applies it only under {conditions}"
+            ));
+        }
+        if tool != Tool::Bash {
+            if rule.prefixes.is_some() || rule.regex.is_some() {
+                imp.error(n, ts, rule.end.max(ts + 1), "commandPrefix and commandRegex can only be used with toolName = \"run_shell_command\"", POLICY_AGENT);
                 continue;
             }
-            let tools: Vec<Tool> = if let Some(server) = &mcp {
-                if name == "*" {
-                    vec![Tool::Mcp(format!("mcp__{server}"))]
-                } else {
-                    vec![Tool::Mcp(format!("mcp__{server}__{name}"))]
-                }
-            } else if name == "*" {
-                vec![
-                    Tool::Bash,
-                    Tool::Read,
-                    Tool::Edit,
-                    Tool::WebFetch,
-                    Tool::WebSearch,
-                ]
-            } else if name.contains('*') {
-                imp.needs_native = true;
-                imp.dropped(n, *ns, *ne, format!("toolName `{name}`: a wildcard tool name cannot be said in polc; left to Gemini's engine (no rule)"));
-                continue;
+            imp.rules.push(base);
+        } else if rule.args {
+            // argsPattern on the shell: a conditional deny/ask, imported for every shell
+            // command (the allow was dropped above).
+            imp.rules.push(base);
+        } else {
+            shell_rule(n, imp, rule, base);
+        }
+    }
+}
+
+/// A shell rule's `commandPrefix` or `commandRegex` (`base` is the rule without them).
+fn shell_rule(n: &Native, imp: &mut Import, rule: &PolicyRule, base: Rule) {
+    let (verdict, ts) = (rule.verdict, rule.start);
+    if let Some((list, ps, pe)) = &rule.prefixes {
+        let Some(list) = list else {
+            imp.error(
+                n,
+                *ps,
+                *pe,
+                "commandPrefix must be a string or an array of strings",
+                POLICY_AGENT,
+            );
+            return;
+        };
+        let mut r = base;
+        let mut bad = Vec::new();
+        for (p, _, _) in list {
+            if prefix_ok(p) {
+                r.patterns.push(pat(PatternKind::Prefix, p.trim()));
             } else {
-                vec![tool_of(name)]
-            };
-            if name == "*" && mcp.is_none() {
-                if verdict == Verdict::Allow {
-                    imp.dropped(n, *ns, *ne, "an allow for every tool is not imported (stricter): Gemini's own engine still applies it");
-                    continue;
-                }
-                imp.warn(n, *ns, *ne, "toolName \"*\": imported for polc's shell, read, edit, webfetch and websearch families; other tools are left to Gemini's engine");
-                imp.needs_native = true;
-            }
-            if !conditions.is_empty() {
-                if verdict == Verdict::Allow {
-                    imp.dropped(n, ts, ts + 6, format!("a conditional allow ({}) is not imported: polc cannot express the condition", conditions.join(", ")));
-                    continue;
-                }
-                imp.warn(n, ts, ts + 6, format!("the condition ({}) cannot be expressed: the {} is imported unconditionally (stricter)", conditions.join(", "), verdict.as_str()));
-            }
-            for tool in tools {
-                let mut base = Rule::new(verdict, tool.clone(), Vec::new(), n, ts, &native);
-                base.priority = Some(tier * 1000 + prio);
-                base.reason = reason.clone();
-                if !conditions.is_empty() {
-                    base.notes.push(format!(
-                        "imported unconditionally: Gemini applies it only under {}",
-                        conditions.join(", ")
-                    ));
-                }
-                if tool != Tool::Bash {
-                    if prefixes.is_some() || regex.is_some() {
-                        imp.error(n, ts, te.max(ts + 1), "commandPrefix and commandRegex can only be used with toolName = \"run_shell_command\"", agent);
-                        continue;
-                    }
-                    imp.rules.push(base);
-                    continue;
-                }
-                if args {
-                    // argsPattern on the shell: a conditional deny/ask, imported for every
-                    // shell command (the allow was dropped above).
-                    imp.rules.push(base);
-                    continue;
-                }
-                if let Some((list, ps, pe)) = &prefixes {
-                    let Some(list) = list else {
-                        imp.error(
-                            n,
-                            *ps,
-                            *pe,
-                            "commandPrefix must be a string or an array of strings",
-                            agent,
-                        );
-                        continue;
-                    };
-                    let mut r = base.clone();
-                    let mut bad = Vec::new();
-                    for (p, _, _) in list {
-                        if prefix_ok(p) {
-                            r.patterns.push(pat(PatternKind::Prefix, p.trim()));
-                        } else {
-                            bad.push(p.clone());
-                        }
-                    }
-                    if !bad.is_empty() {
-                        if verdict == Verdict::Allow {
-                            imp.dropped(n, *ps, *pe, format!("command prefixes {bad:?} not imported: quotes or expansions polc's prefix cannot hold"));
-                        } else {
-                            r.patterns.clear();
-                            imp.inexact(n, *ps, *pe, r, format!("command prefixes {bad:?} cannot be held exactly: imported for every shell command (stricter)"));
-                            continue;
-                        }
-                    }
-                    if !r.patterns.is_empty() {
-                        imp.rules.push(r);
-                    }
-                } else if let Some(rx) = &regex {
-                    if verdict == Verdict::Allow {
-                        imp.dropped(n, ts, ts + 6, format!("an allow by commandRegex `{rx}` is not imported: Gemini matches it on the JSON-encoded arguments, which polc cannot reproduce exactly"));
-                        continue;
-                    }
-                    let mut r = base.clone();
-                    if rx.contains("(?=")
-                        || rx.contains("(?!")
-                        || rx.contains("(?<")
-                        || rx.contains("\\1")
-                    {
-                        imp.inexact(n, ts, ts + 6, r, format!("commandRegex `{rx}` uses look-around or back-references polc's DFA cannot: imported for every shell command (stricter)"));
-                        continue;
-                    }
-                    r.patterns
-                        .push(pat(PatternKind::Regex, format!("^(?:{rx})")));
-                    imp.inexact(n, ts, ts + 6, r, format!("commandRegex `{rx}` is matched on the raw command (Gemini matches its JSON encoding); quotes and backslashes may differ"));
-                } else {
-                    imp.rules.push(base);
-                }
+                bad.push(p.clone());
             }
         }
+        if !bad.is_empty() {
+            if verdict == Verdict::Allow {
+                imp.dropped(n, *ps, *pe, format!("command prefixes {bad:?} not imported: quotes or expansions polc's prefix cannot hold"));
+            } else {
+                r.patterns.clear();
+                imp.inexact(n, *ps, *pe, r, format!("command prefixes {bad:?} cannot be held exactly: imported for every shell command (stricter)"));
+                return;
+            }
+        }
+        if !r.patterns.is_empty() {
+            imp.rules.push(r);
+        }
+    } else if let Some(rx) = &rule.regex {
+        if verdict == Verdict::Allow {
+            imp.dropped(n, ts, ts + 6, format!("an allow by commandRegex `{rx}` is not imported: Gemini matches it on the JSON-encoded arguments, which polc cannot reproduce exactly"));
+            return;
+        }
+        let mut r = base;
+        if rx.contains("(?=") || rx.contains("(?!") || rx.contains("(?<") || rx.contains("\\1") {
+            imp.inexact(n, ts, ts + 6, r, format!("commandRegex `{rx}` uses look-around or back-references polc's DFA cannot: imported for every shell command (stricter)"));
+            return;
+        }
+        r.patterns
+            .push(pat(PatternKind::Regex, format!("^(?:{rx})")));
+        imp.inexact(n, ts, ts + 6, r, format!("commandRegex `{rx}` is matched on the raw command (Gemini matches its JSON encoding); quotes and backslashes may differ"));
+    } else {
+        imp.rules.push(base);
     }
 }
 

@@ -21,64 +21,12 @@ pub mod vibe;
 use crate::ir::{Decision, Pattern, PatternKind, Span, Verdict};
 use crate::syntax::codes;
 use crate::syntax::diag::{Diagnostic, Diagnostics, SourceText};
+use crate::tools;
 use std::path::{Path, PathBuf};
 
-/// The agents `polc import` reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Host {
-    Claude,
-    Gemini,
-    Codex,
-    Cursor,
-    Droid,
-    OpenCode,
-    Vibe,
-    Copilot,
-}
-
-impl Host {
-    pub const ALL: &'static [Host] = &[
-        Host::Claude,
-        Host::Gemini,
-        Host::Codex,
-        Host::Cursor,
-        Host::Droid,
-        Host::OpenCode,
-        Host::Vibe,
-        Host::Copilot,
-    ];
-
-    pub fn parse(s: &str) -> Option<Host> {
-        Host::ALL.iter().copied().find(|h| h.name() == s)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Host::Claude => "claude",
-            Host::Gemini => "gemini",
-            Host::Codex => "codex",
-            Host::Cursor => "cursor",
-            Host::Droid => "droid",
-            Host::OpenCode => "opencode",
-            Host::Vibe => "vibe",
-            Host::Copilot => "copilot",
-        }
-    }
-
-    /// How the agent combines its rules, and how the import keeps that (the output's header).
-    pub fn combining(self) -> &'static str {
-        match self {
-            Host::Claude => "Claude Code: deny > ask > allow across every settings file; polc's precedence is the same.",
-            Host::Gemini => "Gemini CLI: the highest-priority matching rule wins (admin > user > workspace tiers, then priority); polc keeps each rule's tier and priority as its `priority`, but deny > ask > allow decides, so an allow that outranks a deny or ask in Gemini loses here (stricter).",
-            Host::Codex => "Codex: the strictest decision of every matching rule wins (forbidden > prompt > allow); polc's deny > ask > allow is the same. `match`/`not_match` examples are polc examples.",
-            Host::Cursor => "Cursor CLI: a deny beats an allow; anything else asks. polc's precedence is the same.",
-            Host::Droid => "Droid: commandBlocklist blocks, commandDenylist always asks, commandAllowlist runs without asking; polc reads them as deny, ask and allow.",
-            Host::OpenCode => "OpenCode: the last matching pattern wins. Where a later, less strict pattern makes an exception to an earlier one, polc (deny > ask > allow) cannot say it: the earlier rule is left to OpenCode's own engine (no rule here) and the native config must stay in place.",
-            Host::Vibe => "Mistral Vibe: a tool's denylist blocks, its allowlist runs without asking, its `permission` (always/ask/never) applies to the rest; polc reads them as deny, allow and allow/ask/deny.",
-            Host::Copilot => "Copilot CLI: --deny-tool beats --allow-tool; polc's precedence is the same. Flags are per run: this file is what the given flags said.",
-        }
-    }
-}
+/// The agents `polc import` reads: [`crate::hosts::IMPORT_SOURCES`], with how each combines
+/// its rules ([`Host::rule_combining`]).
+pub use crate::hosts::Host;
 
 /// Where a native file's rules go: user and managed rules to the user layer, project and
 /// local rules to the project's policy. A project file never feeds the user layer.
@@ -183,11 +131,11 @@ pub enum Tool {
 impl Tool {
     fn dsl(&self) -> String {
         match self {
-            Tool::Bash => "bash".into(),
-            Tool::Read => "read".into(),
-            Tool::Edit => "edit".into(),
-            Tool::WebFetch => "webfetch".into(),
-            Tool::WebSearch => "websearch".into(),
+            Tool::Bash => tools::BASH.into(),
+            Tool::Read => tools::READ.into(),
+            Tool::Edit => tools::EDIT.into(),
+            Tool::WebFetch => tools::WEBFETCH.into(),
+            Tool::WebSearch => tools::WEBSEARCH.into(),
             Tool::Mcp(m) => m.clone(),
             Tool::Named(n) => format!("tool {}", dsl_string(n)),
         }
@@ -196,11 +144,11 @@ impl Tool {
     /// The tool of a lowered Claude-style name (`bash`, `read`, `mcp__x`, `Task`).
     pub fn from_canonical(name: &str) -> Tool {
         match name {
-            "bash" => Tool::Bash,
-            "read" => Tool::Read,
-            "edit" => Tool::Edit,
-            "webfetch" => Tool::WebFetch,
-            "websearch" => Tool::WebSearch,
+            tools::BASH => Tool::Bash,
+            tools::READ => Tool::Read,
+            tools::EDIT => Tool::Edit,
+            tools::WEBFETCH => Tool::WebFetch,
+            tools::WEBSEARCH => Tool::WebSearch,
             m if m.starts_with("mcp__") => Tool::Mcp(m.to_string()),
             other => Tool::Named(other.to_string()),
         }
@@ -437,7 +385,8 @@ pub fn import(host: Host, ctx: &Ctx, named: &[PathBuf], flags: &[String]) -> Imp
             Host::Droid => droid::locate(ctx),
             Host::OpenCode => opencode::locate(ctx),
             Host::Vibe => vibe::locate(ctx),
-            Host::Copilot => Vec::new(),
+            // Copilot's rules are flags (read above); the others are not import sources.
+            Host::Copilot | Host::Vscode | Host::Openclaw => Vec::new(),
         }
     } else {
         named
@@ -483,7 +432,7 @@ pub fn import(host: Host, ctx: &Ctx, named: &[PathBuf], flags: &[String]) -> Imp
             Host::Droid => droid::import(n, &mut imp),
             Host::OpenCode => opencode::import(n, &mut imp),
             Host::Vibe => vibe::import(n, &mut imp),
-            Host::Copilot => {}
+            Host::Copilot | Host::Vscode | Host::Openclaw => {}
         }
     }
     if host == Host::Gemini {
@@ -559,7 +508,7 @@ pub fn render(imp: &Import, scope: Scope) -> String {
             out.push_str(&format!("#   {f} ({level})\n"));
         }
     }
-    for l in wrap(imp.host.combining(), 88) {
+    for l in wrap(imp.host.rule_combining().unwrap_or_default(), 88) {
         out.push_str(&format!("# {l}\n"));
     }
     if imp.needs_native {

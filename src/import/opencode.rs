@@ -9,7 +9,7 @@
 
 use super::text::{get, json, pairs, str_of};
 use super::{pat, Ctx, Import, Native, Rule, Scope, Tool};
-use crate::ir::{PatternKind, Verdict};
+use crate::ir::{Pattern, PatternKind, Verdict};
 use crate::syntax::json::{JNode, JValue};
 use std::path::PathBuf;
 
@@ -325,19 +325,9 @@ fn rule(n: &Native, imp: &mut Import, e: &Entry) {
     let mut r = Rule::new(e.action, Tool::Bash, Vec::new(), n, e.start, &e.native);
     match e.tool.as_str() {
         "bash" => {
-            if any {
-            } else if !e.pattern.contains(['*', '?']) {
-                r.patterns.push(pat(PatternKind::Exact, e.pattern.clone()));
-            } else if deny {
-                r.patterns
-                    .push(pat(PatternKind::Glob, e.pattern.replace('?', "*")));
-            } else {
-                // polc's glob has no `?`: kept as a literal character, a narrower allow.
-                if e.pattern.contains('?') {
-                    r.notes
-                        .push("`?` is kept as a literal character (stricter)".into());
-                }
-                r.patterns.push(pat(PatternKind::Glob, e.pattern.clone()));
+            if !any {
+                let p = bash_pattern(e, deny, &mut r.notes);
+                r.patterns.push(p);
             }
         }
         "read" | "edit" => {
@@ -347,83 +337,13 @@ fn rule(n: &Native, imp: &mut Import, e: &Entry) {
                 Tool::Edit
             };
             if !any {
-                let p = e.pattern.strip_prefix("./").unwrap_or(&e.pattern);
-                if deny && p.contains('/') && p.contains(['*', '?']) {
-                    // OpenCode's `*` also crosses `/`: deny the folder above the first
-                    // wildcard (polc denies what is inside a denied folder).
-                    let segs: Vec<&str> = p.split('/').collect();
-                    let k = segs
-                        .iter()
-                        .position(|s| s.contains(['*', '?']))
-                        .unwrap_or(segs.len());
-                    if k == 0 {
-                        imp.inexact(n, e.start, e.end, r, format!("`{}`: OpenCode's `*` crosses folders; polc denies every path (stricter)", e.pattern));
-                        return;
-                    }
-                    let folder = format!("./{}", segs[..k].join("/"));
-                    r.patterns.push(pat(PatternKind::Glob, folder.clone()));
-                    imp.inexact(n, e.start, e.end, r, format!("`{}`: OpenCode's `*` crosses folders; polc denies all of `{folder}` (stricter)", e.pattern));
-                    return;
-                }
-                let g = if p.contains('/') && !p.starts_with(['/', '~']) {
-                    format!("./{p}")
-                } else {
-                    p.to_string()
-                };
-                let g = if deny { g.replace('?', "*") } else { g };
-                r.patterns.push(pat(PatternKind::Glob, g));
+                return path_rule(n, imp, e, r);
             }
         }
         "webfetch" => {
             r.tool = Tool::WebFetch;
             if !any {
-                if !deny {
-                    imp.dropped(n, e.start, e.end, format!("allow `{}` on webfetch not imported: a URL pattern is not a domain polc can allow exactly", e.pattern));
-                    return;
-                }
-                let host = url::Url::parse(&e.pattern.replace('*', "x"))
-                    .ok()
-                    .and_then(|u| u.host_str().map(str::to_string));
-                match host {
-                    Some(h)
-                        if !e
-                            .pattern
-                            .split("://")
-                            .nth(1)
-                            .unwrap_or("")
-                            .split('/')
-                            .next()
-                            .unwrap_or("")
-                            .contains(['*', '?']) =>
-                    {
-                        r.patterns
-                            .push(pat(PatternKind::Glob, format!("domain:{h}")));
-                        imp.inexact(
-                            n,
-                            e.start,
-                            e.end,
-                            r,
-                            format!(
-                                "`{}`: denied for the whole domain {h} (stricter)",
-                                e.pattern
-                            ),
-                        );
-                        return;
-                    }
-                    _ => {
-                        imp.inexact(
-                            n,
-                            e.start,
-                            e.end,
-                            r,
-                            format!(
-                                "`{}`: not a domain polc can name; every fetch denied (stricter)",
-                                e.pattern
-                            ),
-                        );
-                        return;
-                    }
-                }
+                return webfetch_rule(n, imp, e, r);
             }
         }
         "websearch" => {
@@ -474,4 +394,107 @@ fn rule(n: &Native, imp: &mut Import, e: &Entry) {
         }
     }
     imp.rules.push(r);
+}
+
+/// A bash pattern other than `*`: no wildcard → `exact`, else `glob` (a deny's `?` → `*`;
+/// an allow's `?` stays a literal character, noted).
+fn bash_pattern(e: &Entry, deny: bool, notes: &mut Vec<String>) -> Pattern {
+    if !e.pattern.contains(['*', '?']) {
+        pat(PatternKind::Exact, e.pattern.clone())
+    } else if deny {
+        pat(PatternKind::Glob, e.pattern.replace('?', "*"))
+    } else {
+        // polc's glob has no `?`: kept as a literal character, a narrower allow.
+        if e.pattern.contains('?') {
+            notes.push("`?` is kept as a literal character (stricter)".into());
+        }
+        pat(PatternKind::Glob, e.pattern.clone())
+    }
+}
+
+/// A read/edit path pattern other than `*`, as a glob.
+fn path_rule(n: &Native, imp: &mut Import, e: &Entry, mut r: Rule) {
+    let deny = e.action != Verdict::Allow;
+    let p = e.pattern.strip_prefix("./").unwrap_or(&e.pattern);
+    if deny && p.contains('/') && p.contains(['*', '?']) {
+        // OpenCode's `*` also crosses `/`: deny the folder above the first wildcard (polc
+        // denies what is inside a denied folder).
+        let segs: Vec<&str> = p.split('/').collect();
+        let k = segs
+            .iter()
+            .position(|s| s.contains(['*', '?']))
+            .unwrap_or(segs.len());
+        if k == 0 {
+            imp.inexact(
+                n,
+                e.start,
+                e.end,
+                r,
+                format!(
+                    "`{}`: OpenCode's `*` crosses folders; polc denies every path (stricter)",
+                    e.pattern
+                ),
+            );
+            return;
+        }
+        let folder = format!("./{}", segs[..k].join("/"));
+        r.patterns.push(pat(PatternKind::Glob, folder.clone()));
+        imp.inexact(
+            n,
+            e.start,
+            e.end,
+            r,
+            format!(
+                "`{}`: OpenCode's `*` crosses folders; polc denies all of `{folder}` (stricter)",
+                e.pattern
+            ),
+        );
+        return;
+    }
+    let g = if p.contains('/') && !p.starts_with(['/', '~']) {
+        format!("./{p}")
+    } else {
+        p.to_string()
+    };
+    let g = if deny { g.replace('?', "*") } else { g };
+    r.patterns.push(pat(PatternKind::Glob, g));
+    imp.rules.push(r);
+}
+
+/// A webfetch URL pattern other than `*`: an allow is dropped, a deny denies the URL's
+/// whole domain (or every fetch when the host has a wildcard).
+fn webfetch_rule(n: &Native, imp: &mut Import, e: &Entry, mut r: Rule) {
+    if e.action == Verdict::Allow {
+        imp.dropped(n, e.start, e.end, format!("allow `{}` on webfetch not imported: a URL pattern is not a domain polc can allow exactly", e.pattern));
+        return;
+    }
+    let host = url::Url::parse(&e.pattern.replace('*', "x"))
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_string));
+    let authority = e
+        .pattern
+        .split("://")
+        .nth(1)
+        .unwrap_or("")
+        .split('/')
+        .next()
+        .unwrap_or("");
+    match host {
+        Some(h) if !authority.contains(['*', '?']) => {
+            r.patterns
+                .push(pat(PatternKind::Glob, format!("domain:{h}")));
+            let msg = format!(
+                "`{}`: denied for the whole domain {h} (stricter)",
+                e.pattern
+            );
+            imp.inexact(n, e.start, e.end, r, msg);
+        }
+        _ => {
+            let msg = format!(
+                "`{}`: not a domain polc can name; every fetch denied (stricter)",
+                e.pattern
+            );
+            imp.inexact(n, e.start, e.end, r, msg);
+        }
+    }
 }

@@ -239,3 +239,27 @@ fn a_named_file_under_home_is_still_a_project_file() {
         .lines()
         .all(|l| l.starts_with('#') || l.is_empty()));
 }
+
+/// The importer's tools are polc's: each family round-trips through the DSL's tool words, and
+/// a tool the DSL has no word for stays a named tool.
+#[test]
+fn tools_are_the_dsl_words() {
+    for name in [
+        crate::tools::BASH,
+        crate::tools::READ,
+        crate::tools::EDIT,
+        crate::tools::WEBFETCH,
+        crate::tools::WEBSEARCH,
+        "mcp__s__t",
+    ] {
+        let t = Tool::from_canonical(name);
+        assert!(!matches!(t, Tool::Named(_)), "{name}");
+        assert_eq!(crate::tools::dsl_word(&t.dsl()).as_deref(), Some(name));
+    }
+    assert_eq!(Tool::from_canonical("Task"), Tool::Named("Task".into()));
+    // A Claude settings rule names its tools through the one map (`tools::claude`).
+    for name in crate::tools::claude::TOOLS {
+        let t = Tool::from_canonical(&crate::tools::claude::canonical(name));
+        assert!(!matches!(t, Tool::Named(_)), "{name}");
+    }
+}

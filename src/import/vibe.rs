@@ -10,6 +10,7 @@
 use super::toml::{field, parse, str_list};
 use super::{pat, Ctx, Import, Native, Rule, Scope, Tool};
 use crate::ir::{PatternKind, Verdict};
+use crate::tools::vibe::SHELL_TOOLS as SHELLS;
 use std::path::PathBuf;
 use toml_edit::TableLike;
 
@@ -29,7 +30,6 @@ pub fn locate(ctx: &Ctx) -> Vec<(PathBuf, Scope, &'static str)> {
 }
 
 const AGENT: &str = "Vibe stops at start-up on a config.toml it cannot parse";
-const SHELLS: &[&str] = &["bash", "git_bash"];
 
 pub fn import(n: &Native, imp: &mut Import) {
     let Some(doc) = parse(n, imp, AGENT) else {

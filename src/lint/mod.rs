@@ -262,8 +262,7 @@ pub(crate) fn is_everything(l: &Lang) -> bool {
 pub(crate) fn reaches_all_of(cx: &Cx<'_>, b: usize, a: usize) -> bool {
     let (rb, ra) = (cx.rule(b), cx.rule(a));
     let tool = rb.tool == ra.tool
-        || (!ra.tool.contains('*')
-            && crate::runtime::table_rules::tool_matches(&rb.tool, &ra.tool, false));
+        || (!ra.tool.contains('*') && crate::pattern::tool_matches(&rb.tool, &ra.tool, false));
     if !tool {
         return false;
     }

@@ -21,10 +21,40 @@ pub enum Failure {
     NoTable,
     /// A table named or found cannot be used: the one-line reason (what to run).
     Unusable(String),
-    /// A table's bytes do not hold together.
-    Corrupt,
+    /// A table's bytes do not hold together: where.
+    Corrupt(CorruptTable),
     /// A large table changed while polc read it: the reason.
     Changed(String),
+}
+
+/// A corrupt table, as every caller says it: which table (when one was loaded) and which
+/// section or rule, at which record or offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorruptTable {
+    pub at: Corrupt,
+    /// The table's path when one table was loaded (with several, the rule numbers span
+    /// them all).
+    pub table: Option<PathBuf>,
+}
+
+impl CorruptTable {
+    fn new(at: Corrupt, loaded: &[LoadedLayer]) -> CorruptTable {
+        let table = match loaded {
+            [one] => Some(one.spec.path.clone()),
+            _ => None,
+        };
+        CorruptTable { at, table }
+    }
+}
+
+impl std::fmt::Display for CorruptTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.table {
+            Some(t) => write!(f, "the policy table {} is corrupt", t.display())?,
+            None => f.write_str("the policy table is corrupt")?,
+        }
+        write!(f, " ({}): run `polc build`", self.at)
+    }
 }
 
 /// The call to decide.
@@ -119,8 +149,12 @@ pub fn decide(layers: &Layers, call: &Call<'_>) -> Decided {
         Loaded::Unusable(why) => return Decided::failed(Failure::Unusable(why), Vec::new()),
         Loaded::Ready(loaded) => loaded,
     };
+    let corrupt = |at, loaded: Vec<LoadedLayer>| {
+        let c = CorruptTable::new(at, &loaded);
+        Decided::failed(Failure::Corrupt(c), loaded)
+    };
     let judged = match Union::new(&loaded) {
-        Err(_) => return Decided::failed(Failure::Corrupt, loaded),
+        Err(at) => return corrupt(at, loaded),
         Ok(u) => judge_roots(&u, &loaded, layers, call),
     };
     // A large table's bytes are the file's: deny if it changed meanwhile.
@@ -128,7 +162,7 @@ pub fn decide(layers: &Layers, call: &Call<'_>) -> Decided {
         return Decided::failed(Failure::Changed(why), loaded);
     }
     match judged {
-        Err(_) => Decided::failed(Failure::Corrupt, loaded),
+        Err(at) => corrupt(at, loaded),
         Ok(j) => Decided {
             decision: j.outcome.decision,
             judged: Some(j),
@@ -239,6 +273,23 @@ mod tests {
             finding: None,
             winner: None,
         }
+    }
+
+    #[test]
+    fn a_corrupt_table_says_where() {
+        use crate::table::sections::Kind;
+        let c = CorruptTable::new(Corrupt::record(Kind::Rules, 17), &[]);
+        assert_eq!(
+            c.to_string(),
+            "the policy table is corrupt (section 2 (rules), record 17): run `polc build`"
+        );
+        let at = |c: Corrupt| c.to_string();
+        assert_eq!(
+            at(Corrupt::offset(Kind::Strings, 40)),
+            "section 1 (strings), offset 40"
+        );
+        assert_eq!(at(Corrupt::section(Kind::Regex)), "section 8 (regex DFAs)");
+        assert_eq!(at(Corrupt::rule(9)), "the rule numbers, rule 9");
     }
 
     #[test]

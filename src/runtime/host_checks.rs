@@ -88,18 +88,35 @@ pub fn check(
                 }
             }
         }
-        (Request::Tool { tool, subject, .. }, _) if tools::is_path_tool(tool) => {
-            let q = PathQuery::new(subject, ctx);
+        (
+            Request::Tool {
+                tool,
+                subject,
+                input_text,
+                ..
+            },
+            _,
+        ) if tools::is_path_tool(tool) => {
             let access = if tool == tools::READ {
                 Access::Read
             } else {
                 Access::Write
             };
-            if c.outside(&q) && !listed(src, access, &q, ctx, host)? {
-                c.raise(
-                    Verdict::Ask,
-                    format!("{tool} of {} outside the project", q.lexical.display()),
-                );
+            // Every path the call names, not only its subject: a patch's `*** Add File:
+            // ~/.bashrc` was allowed by a broad edit allow (bug fixed).
+            let tp = super::toolpaths::tool_paths(tool, subject, input_text);
+            let mut paths: Vec<&str> = vec![subject.as_str()];
+            paths.extend(tp.files.iter().chain(&tp.folders).map(String::as_str));
+            paths.retain(|p| !p.is_empty());
+            paths.dedup();
+            for path in paths {
+                let q = PathQuery::new(path, ctx);
+                if c.outside(&q) && !listed(src, access, &q, ctx, host)? {
+                    c.raise(
+                        Verdict::Ask,
+                        format!("{tool} of {} outside the project", q.lexical.display()),
+                    );
+                }
             }
         }
         _ => {}

@@ -2,9 +2,10 @@
 //! lowered rules, by a linear scan with no index, no table and no byte encoding. The
 //! differential test requires the compiled table to agree with it on every input.
 
-use super::table_rules::{tool_matches, tool_pattern_match};
+use super::table_rules::tool_pattern_match;
 use super::{Corrupt, RuleDesc, RuleFacts, RuleSource, Score, Side};
 use crate::ir::{PatternKind, Policy, Verdict, TOOL_BASH};
+use crate::pattern::tool_matches;
 use crate::pattern::{rule_specificity, Match, SegPattern};
 
 /// A path pattern's anchor with its exact and case-folded DFAs.
@@ -68,7 +69,7 @@ impl<'p> Reference<'p> {
     }
 
     fn rule(&self, i: u32) -> Result<&crate::ir::Rule, Corrupt> {
-        self.policy.rules.get(i as usize).ok_or(Corrupt)
+        self.policy.rules.get(i as usize).ok_or(Corrupt::rule(i))
     }
 }
 
@@ -170,9 +171,10 @@ impl RuleSource for Reference<'_> {
                         });
                     }
                     PatternKind::Regex => {
-                        let dfa = self.dfas[i][pi].as_ref().ok_or(Corrupt)?;
+                        let dfa = self.dfas[i][pi].as_ref().ok_or(Corrupt::rule(i as u32))?;
                         for t in texts {
-                            hit |= crate::content::regex_dfa_is_match(dfa, t).ok_or(Corrupt)?;
+                            hit |= crate::content::regex_dfa_is_match(dfa, t)
+                                .ok_or(Corrupt::rule(i as u32))?;
                         }
                     }
                     _ => {}

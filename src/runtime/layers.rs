@@ -310,10 +310,10 @@ impl<'a> Union<'a> {
         let mut parts = Vec::new();
         let mut off = 0u32;
         for l in layers {
-            let t = TableRules::new(|k| l.table.section(k)).map_err(|_| Corrupt)?;
+            let t = TableRules::new(|k| l.table.section(k))?;
             let n = t.rule_count() as u32;
             parts.push((t, off, l.spec.tier, l.trusted));
-            off = off.checked_add(n).ok_or(Corrupt)?;
+            off = off.checked_add(n).ok_or(Corrupt::rule(off))?;
         }
         Ok(Union { parts })
     }
@@ -324,7 +324,7 @@ impl<'a> Union<'a> {
                 return Ok((t, rule - off, *tier, *trusted));
             }
         }
-        Err(Corrupt)
+        Err(Corrupt::rule(rule))
     }
 
     /// The layers whose rules of `side` count: an untrusted layer contributes no allow.

@@ -24,9 +24,74 @@ pub use pathmatch::{Context, PathQuery};
 use serde::Serialize;
 use std::cmp::Ordering;
 
-/// A table whose bytes do not hold together (caught lazily, at use).
+/// A table whose bytes do not hold together (caught lazily, at use): which section and
+/// where in it, said in the hook's deny reason and by `polc explain`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Corrupt;
+pub struct Corrupt {
+    /// The section read; None: the rule numbers across the layers (or the reference
+    /// interpreter's rules).
+    pub section: Option<crate::table::sections::Kind>,
+    pub at: At,
+}
+
+/// Where in a section a [`Corrupt`] read was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum At {
+    /// The section as a whole (its check at open, or a record of unknown number).
+    Section,
+    /// A record (rule number, entry or group index) of the section.
+    Record(u32),
+    /// A byte offset into the section (a string or DFA span).
+    Offset(u32),
+}
+
+impl Corrupt {
+    pub fn section(kind: crate::table::sections::Kind) -> Corrupt {
+        Corrupt {
+            section: Some(kind),
+            at: At::Section,
+        }
+    }
+
+    pub fn record(kind: crate::table::sections::Kind, i: u32) -> Corrupt {
+        Corrupt {
+            section: Some(kind),
+            at: At::Record(i),
+        }
+    }
+
+    pub fn offset(kind: crate::table::sections::Kind, off: u32) -> Corrupt {
+        Corrupt {
+            section: Some(kind),
+            at: At::Offset(off),
+        }
+    }
+
+    /// A rule number no layer holds.
+    pub fn rule(rule: u32) -> Corrupt {
+        Corrupt {
+            section: None,
+            at: At::Record(rule),
+        }
+    }
+}
+
+impl std::fmt::Display for Corrupt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.section {
+            Some(k) => write!(f, "section {} ({})", k as u32, k.name())?,
+            None => f.write_str("the rule numbers")?,
+        }
+        match self.at {
+            At::Section => Ok(()),
+            At::Record(i) if self.section.is_none() => write!(f, ", rule {i}"),
+            At::Record(i) => write!(f, ", record {i}"),
+            At::Offset(o) => write!(f, ", offset {o}"),
+        }
+    }
+}
+
+impl std::error::Error for Corrupt {}
 
 /// What a rule contributes to naming the winner (never to the verdict).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

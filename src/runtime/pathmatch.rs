@@ -89,7 +89,8 @@ fn bases(anchor: Anchor, policy_dir: Option<&Path>, ctx: &Context) -> Vec<PathBu
 }
 
 fn dfa(bytes: &[u8], text: &str) -> Result<bool, Corrupt> {
-    crate::content::regex_dfa_is_match(bytes, text.as_bytes()).ok_or(Corrupt)
+    crate::content::regex_dfa_is_match(bytes, text.as_bytes())
+        .ok_or(Corrupt::section(crate::table::sections::Kind::Regex))
 }
 
 /// Does one path rule match? Deny/ask (`allow == false`): either form, exactly or

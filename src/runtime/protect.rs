@@ -123,6 +123,11 @@ impl Protected {
         }
         // A tool polc has no name for (MCP) that says it changes files is a certain write.
         let edit = tool == tools::EDIT || (tool != tools::BASH && writes_by_name(tool));
+        // The paths a patch names (`*** Add File: .claude/settings.json`): the patch is one
+        // string, which read as a path named nothing (bug fixed: `apply_patch` wrote polc's
+        // and the agents' configuration).
+        let named = super::toolpaths::tool_paths(tool, subject, input).files;
+        strings.extend(named.iter().cloned());
         for s in strings.iter().filter(|s| !s.is_empty()) {
             // `file:///p/.claude/settings.json` names the path.
             let s = &super::toolpaths::as_path(s).unwrap_or_else(|| s.clone());
@@ -138,7 +143,10 @@ impl Protected {
                     format!("{tool} of protected path {}", p.display()),
                     Some(&p),
                 );
-            } else if edit && s == subject && self.ancestor_of_protected(&p) {
+            } else if tool == tools::EDIT
+                && (s == subject || named.contains(s))
+                && self.ancestor_of_protected(&p)
+            {
                 worst.raise(
                     Verdict::Deny,
                     format!("{tool} of {}, which holds protected paths", p.display()),

@@ -9,59 +9,33 @@ use super::pathmatch::{path_could_hold, policy_dir, rule_matches};
 use super::{Context, Corrupt, PathQuery, RuleDesc, RuleFacts, RuleSource, Score, Side};
 use crate::ir::{PatternKind, Verdict};
 use crate::paths::Anchor;
-use crate::pattern::{self, Match, Reading, STAR, WILD};
+use crate::pattern::{self, tool_matches, Match, Reading, STAR, WILD};
 use crate::table::sections::groups::Group;
 use crate::table::sections::keys::{host_applies, tool_lookup_keys, KEY_WORDS};
-use crate::table::sections::{Bad, GroupIndex, Rule, SectionError, Sections, Span};
+use crate::table::sections::{Bad, GroupIndex, Kind, Rule, SectionError, Sections, Span};
 use std::path::Path;
 
-impl From<Bad> for Corrupt {
-    fn from(_: Bad) -> Corrupt {
-        Corrupt
-    }
-}
-
 impl From<SectionError> for Corrupt {
-    fn from(_: SectionError) -> Corrupt {
-        Corrupt
+    fn from(e: SectionError) -> Corrupt {
+        Corrupt::section(e.kind)
     }
 }
 
-/// Does a rule written for `rule_tool` apply to a call of `tool`? MCP rules name a whole
-/// server (`mcp__s`, `mcp__s__*`) or one tool; an allow may use `*` only after a literal
-/// `mcp__server__`, so an allow cannot grant servers it does not name.
-pub fn tool_matches(rule_tool: &str, tool: &str, allow: bool) -> bool {
-    if rule_tool == tool {
-        return true;
+/// A bad read says where it was: `.at(Corrupt::record(Kind::Rules, rule))?`.
+trait Where<T> {
+    fn at(self, c: Corrupt) -> Result<T, Corrupt>;
+}
+
+impl<T> Where<T> for Result<T, Bad> {
+    fn at(self, c: Corrupt) -> Result<T, Corrupt> {
+        self.map_err(|_| c)
     }
-    if let Some(rest) = rule_tool.strip_prefix("mcp__") {
-        if !tool.starts_with("mcp__") {
-            return false;
-        }
-        if !rest.contains("__") && !rest.contains('*') {
-            return tool.starts_with(&format!("{rule_tool}__"));
-        }
-        if rule_tool.contains('*') {
-            if allow {
-                let Some(star) = rule_tool.find('*') else {
-                    return false;
-                };
-                let lit = &rule_tool[..star];
-                if lit.len() <= 5 || !lit[5..].contains("__") {
-                    return false;
-                }
-            }
-            let p = pattern::SegPattern {
-                body: rule_tool
-                    .bytes()
-                    .map(|b| if b == b'*' { pattern::STAR } else { b })
-                    .collect(),
-                tail: false,
-            };
-            return p.matches(tool.as_bytes()).is_some();
-        }
+}
+
+impl<T> Where<T> for Option<T> {
+    fn at(self, c: Corrupt) -> Result<T, Corrupt> {
+        self.ok_or(c)
     }
-    false
 }
 
 pub struct TableRules<'a> {
@@ -82,11 +56,35 @@ impl<'a> TableRules<'a> {
     }
 
     fn rule(&self, rule: u32) -> Result<Rule, Corrupt> {
-        Ok(self.s.rules.get(rule)?)
+        self.s
+            .rules
+            .get(rule)
+            .at(Corrupt::record(Kind::Rules, rule))
     }
 
     fn str_at(&self, s: Span) -> Result<&'a str, Corrupt> {
-        Ok(self.s.strings.str(s)?)
+        self.s
+            .strings
+            .str(s)
+            .at(Corrupt::offset(Kind::Strings, s.off))
+    }
+
+    fn bytes(&self, s: Span) -> Result<&'a [u8], Corrupt> {
+        self.s
+            .strings
+            .bytes(s)
+            .at(Corrupt::offset(Kind::Strings, s.off))
+    }
+
+    /// The sections of a group index: its own, and its entries'.
+    fn kinds(&self, idx: &GroupIndex<'a>) -> (Kind, Kind) {
+        if std::ptr::eq(idx, &self.s.allow) {
+            (Kind::AllowIndex, Kind::AllowPatterns)
+        } else if std::ptr::eq(idx, &self.s.deny_ask) {
+            (Kind::DenyAskIndex, Kind::DenyAskPatterns)
+        } else {
+            (Kind::ToolIndex, Kind::ToolPatterns)
+        }
     }
 
     fn tool_of(&self, r: &Rule) -> Result<&'a str, Corrupt> {
@@ -103,9 +101,13 @@ impl<'a> TableRules<'a> {
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
-        let entry = self.s.content.get(e)?;
+        let entry = self
+            .s
+            .content
+            .get(e)
+            .at(Corrupt::record(Kind::Content, e))?;
         let r = self.rule(entry.rule)?;
-        if (r.verdict()? == Verdict::Allow) != allow || !host_applies(r.hosts(), host) {
+        if (verdict(&r, entry.rule)? == Verdict::Allow) != allow || !host_applies(r.hosts(), host) {
             return Ok(());
         }
         if !tool_matches(self.tool_of(&r)?, tool, allow) {
@@ -114,17 +116,18 @@ impl<'a> TableRules<'a> {
         let hit = if entry.kind == PatternKind::Contains as u32 {
             true
         } else if entry.kind == PatternKind::Regex as u32 {
-            let dfa = self.s.regex.get(span_range(entry.data)?).ok_or(Corrupt)?;
+            let bad = Corrupt::offset(Kind::Regex, entry.data.off);
+            let dfa = self.s.regex.get(span_range(entry.data, bad)?).at(bad)?;
             let mut any = false;
             for t in texts {
-                if crate::content::regex_dfa_is_match(dfa, t).ok_or(Corrupt)? {
+                if crate::content::regex_dfa_is_match(dfa, t).at(bad)? {
                     any = true;
                     break;
                 }
             }
             any
         } else {
-            return Err(Corrupt);
+            return Err(Corrupt::record(Kind::Content, e));
         };
         if hit {
             f(entry.rule);
@@ -143,12 +146,16 @@ impl<'a> TableRules<'a> {
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
-        let range = idx.entries(g)?;
+        let bad = Corrupt::section(self.kinds(idx).0);
+        let range = idx.entries(g).at(bad)?;
         let mut memo = Memo {
             on: range.len() > MEMO_MIN,
             ..Memo::default()
         };
-        let Some(cands) = idx.candidates(g, &self.s.strings, reading.known())? else {
+        let Some(cands) = idx
+            .candidates(g, &self.s.strings, reading.known())
+            .at(bad)?
+        else {
             for e in range {
                 self.match_entry(idx, e, reading, true, host, &mut memo, f)?;
             }
@@ -180,10 +187,10 @@ impl<'a> TableRules<'a> {
         memo: &mut Memo<'a>,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
-        let entry = idx.seg_entry(e)?;
-        let p = self.s.strings.bytes(entry.pattern)?;
+        let entry = idx.seg_entry(e).at(Corrupt::record(self.kinds(idx).1, e))?;
+        let p = self.bytes(entry.pattern)?;
         let Some((&flag, body)) = p.split_first() else {
-            return Err(Corrupt);
+            return Err(Corrupt::offset(Kind::Strings, entry.pattern.off));
         };
         // A pattern needs at least its literal bytes (a `*` matches zero or more): when
         // every byte of the reading is known, a longer pattern cannot match.
@@ -213,15 +220,20 @@ impl<'a> TableRules<'a> {
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
-        let entry = self.s.tools.tool_entry(e)?;
+        let entry = self
+            .s
+            .tools
+            .tool_entry(e)
+            .at(Corrupt::record(Kind::ToolPatterns, e))?;
         let r = self.rule(entry.rule)?;
-        let allow = r.verdict()? == Verdict::Allow;
+        let allow = verdict(&r, entry.rule)? == Verdict::Allow;
         let rule_tool = self.tool_of(&r)?;
         if !host_applies(r.hosts(), host) || !tool_matches(rule_tool, tool, allow) {
             return Ok(());
         }
-        let kind = PatternKind::from_u8(entry.kind as u8).ok_or(Corrupt)?;
-        let text = self.s.strings.bytes(entry.text)?;
+        let kind =
+            PatternKind::from_u8(entry.kind as u8).at(Corrupt::record(Kind::ToolPatterns, e))?;
+        let text = self.bytes(entry.text)?;
         if let Some(m) = tool_pattern_match(rule_tool, kind, text, subject, input_text, allow) {
             f(entry.rule, m);
         }
@@ -242,9 +254,9 @@ impl<'a> TableRules<'a> {
         ) -> Result<(), Corrupt>,
     ) -> Result<(), Corrupt> {
         for e in 0..self.s.paths.count() {
-            let entry = self.s.paths.get(e)?;
+            let entry = self.s.paths.get(e).at(Corrupt::record(Kind::Paths, e))?;
             let r = self.rule(entry.rule)?;
-            if (r.verdict()? == Verdict::Allow) != allow
+            if (verdict(&r, entry.rule)? == Verdict::Allow) != allow
                 || !host_applies(r.hosts(), host)
                 || self.tool_of(&r)? != tool
             {
@@ -281,20 +293,25 @@ impl<'a> Memo<'a> {
     }
 }
 
-fn span_range(s: Span) -> Result<std::ops::Range<usize>, Corrupt> {
+fn span_range(s: Span, bad: Corrupt) -> Result<std::ops::Range<usize>, Corrupt> {
     let o = s.off as usize;
-    Ok(o..o.checked_add(s.len as usize).ok_or(Corrupt)?)
+    Ok(o..o.checked_add(s.len as usize).at(bad)?)
+}
+
+/// A rule record's verdict (`rule` names it when the record is bad).
+fn verdict(r: &Rule, rule: u32) -> Result<Verdict, Corrupt> {
+    r.verdict().at(Corrupt::record(Kind::Rules, rule))
 }
 
 impl RuleFacts for TableRules<'_> {
     fn verdict(&self, rule: u32) -> Result<Verdict, Corrupt> {
-        Ok(self.rule(rule)?.verdict()?)
+        verdict(&self.rule(rule)?, rule)
     }
 
     fn score(&self, rule: u32) -> Result<Score, Corrupt> {
         let r = self.rule(rule)?;
         Ok(Score {
-            tier: r.tier()?,
+            tier: r.tier().at(Corrupt::record(Kind::Rules, rule))?,
             priority: r.priority(),
             literal: r.literal(),
             wildcards: r.wildcards(),
@@ -309,7 +326,7 @@ impl RuleFacts for TableRules<'_> {
         };
         Ok(RuleDesc {
             id: self.str_at(r.id())?.to_string(),
-            verdict: r.verdict()?,
+            verdict: verdict(&r, rule)?,
             tool: self.tool_of(&r)?.to_string(),
             source: self.str_at(r.file())?.to_string(),
             line: r.line(),
@@ -335,6 +352,7 @@ impl RuleSource for TableRules<'_> {
             &self.s.deny_ask
         };
         let strings = &self.s.strings;
+        let bad = Corrupt::section(self.kinds(idx).0);
         let prepared = Reading::new(reading);
         self.scan_group(idx, &idx.wild(), &prepared, host, f)?;
         // The reading's first k tokens, k = 1..=KEY_WORDS: one hash lookup each. Groups
@@ -347,10 +365,10 @@ impl RuleSource for TableRules<'_> {
                 // This word is unknown: every group extending the known words may match
                 // (for the first word, every group).
                 let known = &reading[..start];
-                let mut g = idx.first_at_least(strings, known)?;
+                let mut g = idx.first_at_least(strings, known).at(bad)?;
                 while g < idx.group_count() {
-                    let grp = idx.group(g)?;
-                    if !strings.bytes(grp.key)?.starts_with(known) {
+                    let grp = idx.group(g).at(Corrupt::record(self.kinds(idx).0, g))?;
+                    if !self.bytes(grp.key)?.starts_with(known) {
                         break;
                     }
                     self.scan_group(idx, &grp, &prepared, host, f)?;
@@ -358,7 +376,7 @@ impl RuleSource for TableRules<'_> {
                 }
                 return Ok(());
             }
-            if let Some(grp) = idx.find(strings, &reading[..stop])? {
+            if let Some(grp) = idx.find(strings, &reading[..stop]).at(bad)? {
                 self.scan_group(idx, &grp, &prepared, host, f)?;
             }
             match rel {
@@ -378,7 +396,8 @@ impl RuleSource for TableRules<'_> {
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
         let allow = side.is_allow();
-        for e in self.s.content.candidates(&self.s.strings, texts)? {
+        let cands = self.s.content.candidates(&self.s.strings, texts);
+        for e in cands.at(Corrupt::section(Kind::ContentIndex))? {
             self.content_entry(e, tool, texts, allow, host, f)?;
         }
         Ok(())
@@ -395,9 +414,12 @@ impl RuleSource for TableRules<'_> {
     ) -> Result<(), Corrupt> {
         let allow = side.is_allow();
         self.path_entries(tool, allow, host, ctx, &mut |entry, dir| {
-            let anchor = Anchor::from_u8(entry.anchor as u8).ok_or(Corrupt)?;
-            let exact = self.s.regex.get(span_range(entry.exact)?).ok_or(Corrupt)?;
-            let folded = self.s.regex.get(span_range(entry.folded)?).ok_or(Corrupt)?;
+            let anchor = Anchor::from_u8(entry.anchor as u8).at(Corrupt::section(Kind::Paths))?;
+            let regex = |s: Span| {
+                let bad = Corrupt::offset(Kind::Regex, s.off);
+                self.s.regex.get(span_range(s, bad)?).at(bad)
+            };
+            let (exact, folded) = (regex(entry.exact)?, regex(entry.folded)?);
             if rule_matches(anchor, dir.as_deref(), exact, folded, q, ctx, allow)? {
                 f(entry.rule);
             }
@@ -414,7 +436,7 @@ impl RuleSource for TableRules<'_> {
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
         self.path_entries(tool, false, host, ctx, &mut |entry, dir| {
-            let anchor = Anchor::from_u8(entry.anchor as u8).ok_or(Corrupt)?;
+            let anchor = Anchor::from_u8(entry.anchor as u8).at(Corrupt::section(Kind::Paths))?;
             let glob = self.str_at(entry.glob)?;
             if path_could_hold(anchor, dir.as_deref(), glob, folder, ctx) {
                 f(entry.rule);
@@ -432,12 +454,13 @@ impl RuleSource for TableRules<'_> {
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
         let idx = &self.s.tools;
-        for e in idx.entries(&idx.wild())? {
+        let bad = Corrupt::section(Kind::ToolIndex);
+        for e in idx.entries(&idx.wild()).at(bad)? {
             self.tool_entry(e, tool, subject, input_text, host, f)?;
         }
         for key in tool_lookup_keys(tool) {
-            if let Some(g) = idx.find(&self.s.strings, &key)? {
-                for e in idx.entries(&g)? {
+            if let Some(g) = idx.find(&self.s.strings, &key).at(bad)? {
+                for e in idx.entries(&g).at(bad)? {
                     self.tool_entry(e, tool, subject, input_text, host, f)?;
                 }
             }

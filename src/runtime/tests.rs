@@ -303,7 +303,8 @@ fn allow_needs_every_segment_and_literal_reading() {
     assert_eq!(both(&p, "timeout 5 git status"), Decision::Allow);
     assert_eq!(both(&p, "nice -n 5 git status"), Decision::Allow);
     assert_eq!(both(&p, "sudo git status"), Decision::Default);
-    assert_eq!(both(&p, "LD_PRELOAD=x.so git status"), Decision::Default);
+    // A variable whose value a program runs or loads is unattestable (ask), as `$(…)` is.
+    assert_eq!(both(&p, "LD_PRELOAD=x.so git status"), Decision::Ask);
     assert_eq!(both(&p, "git status; ls"), Decision::Default);
     assert_eq!(both(&p, ""), Decision::Default);
     assert_eq!(both(&p, "   "), Decision::Default);

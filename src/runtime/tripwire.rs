@@ -301,6 +301,13 @@ fn split_allow(bytes: &[u8]) -> Option<(String, Vec<String>)> {
 /// `WebFetch(domain:…)` (no wildcard), a bare built-in tool name, `mcp__server[__tool]`.
 /// Parentheses inside must balance and none may be empty.
 fn claude_writes(rule: &str) -> bool {
+    // A rule Claude's validator rejects is never one Claude wrote (bug fixed: `Read(.env .*
+    // )`, which Claude rejects, was tolerated, and Claude then ignored the whole file with
+    // its hooks and denies); nor is one with control characters.
+    if crate::claude_validator::claude_rejects(rule).is_some() || rule.chars().any(char::is_control)
+    {
+        return false;
+    }
     let plain = |s: &str, extra: &str| {
         !s.is_empty()
             && s.chars()
@@ -874,6 +881,13 @@ mod tests {
             "",
             "Bash(())",
             "Bash(a)(b)",
+            // Rejected by Claude's validator (red team, session 3): Claude would then drop
+            // the whole file, its hooks included.
+            "Read(.env .* )",
+            "Edit(src/a*b.rs)",
+            "Bash(sudo :* )",
+            "Bash(\u{0}x)",
+            "Bash(x\ny)",
         ] {
             assert!(!claude_writes(bad), "{bad}");
         }

@@ -150,6 +150,16 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Subshells and groups count toward the nesting bound as substitutions do (bug fixed:
+    /// 40 nested `( … )` or `{ …; }` were allowed past the documented bound of 32).
+    fn nesting(&mut self, st: &ListState) {
+        if self.depth + st.parens + st.braces > MAX_DEPTH
+            && !self.global.contains(&"nesting deeper than 32")
+        {
+            self.global.push("nesting deeper than 32");
+        }
+    }
+
     /// Blanks, and backslash-newline continuations between words.
     fn skip_blanks(&mut self) {
         while let Some(c) = self.peek() {
@@ -263,6 +273,7 @@ impl<'a> Lexer<'a> {
         self.finish(&mut st.cur, &mut st.start);
         self.pos += 1;
         st.parens += 1;
+        self.nesting(st);
         st.pending = false;
         st.complete = false;
         st.start = self.pos;
@@ -300,6 +311,29 @@ impl<'a> Lexer<'a> {
                 return;
             }
         }
+        // `{name}>file`: bash's redirection that stores a new fd in `name` (bug fixed: as a
+        // leading word it hid the whole command, `{fd}>/dev/null rm -rf /` ran rm). polc
+        // reads the redirection and does not attest what the variable is used for.
+        if c == b'{' {
+            let mut k = self.pos + 1;
+            while k < self.src.len() && (self.src[k].is_ascii_alphanumeric() || self.src[k] == b'_')
+            {
+                k += 1;
+            }
+            if k > self.pos + 1
+                && self.src.get(k) == Some(&b'}')
+                && matches!(self.src.get(k + 1), Some(b'<') | Some(b'>'))
+                && self.src.get(k + 2) != Some(&b'(')
+            {
+                self.pos = k + 1;
+                self.redirect(&mut st.cur);
+                st.cur
+                    .unattestable
+                    .push("redirection to a variable file descriptor");
+                st.pending = false;
+                return;
+            }
+        }
         let word = self.word();
         if st.closed {
             // `( ls ) x`, `{ ls; } x`
@@ -316,7 +350,10 @@ impl<'a> Lexer<'a> {
                 .all(|w| matches!(w.unquoted(), Some("!") | Some("{") | Some("time")));
         if first {
             match word.unquoted() {
-                Some("{") => st.braces += 1,
+                Some("{") => {
+                    st.braces += 1;
+                    self.nesting(st);
+                }
                 Some("}") if st.cur.words.is_empty() => {
                     if st.braces == 0 {
                         self.syntax_error();
@@ -561,6 +598,37 @@ impl<'a> Lexer<'a> {
                 parts.extend(w.parts);
             }
             Some(b'{') => self.braced_parameter(parts, unattest, in_dq, start),
+            Some(b'[') => {
+                // `$[ … ]`: bash's old arithmetic expansion. It evaluates variables' values
+                // as arithmetic, and `a[$(cmd)]` in a value runs cmd (bug fixed: it was
+                // read as literal text).
+                unattest.push("arithmetic expansion $[ ]");
+                self.pos += 2;
+                let inner_start = self.pos;
+                let mut depth = 1u32;
+                while let Some(c) = self.peek() {
+                    self.pos += 1;
+                    match c {
+                        b'[' => depth += 1,
+                        b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                let inner_end = if depth == 0 { self.pos - 1 } else { self.pos };
+                let inner = &self.src[inner_start..inner_end.max(inner_start)];
+                if inner.windows(2).any(|w| w == b"$(") || inner.contains(&b'`') {
+                    unattest.push("command substitution");
+                    self.nested(inner);
+                }
+                parts.push(Part::Unknown(
+                    String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
+                ));
+            }
             Some(b'\'') if !in_dq => {
                 unattest.push("ANSI-C quoting $'…'");
                 self.pos += 2;
@@ -663,6 +731,9 @@ impl<'a> Lexer<'a> {
         }
         if inner.contains(&b'[') {
             unattest.push("array subscript in parameter expansion");
+        }
+        if let Some(why) = evaluating_expansion(inner) {
+            unattest.push(why);
         }
         parts.push(Part::Unknown(
             String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
@@ -824,5 +895,43 @@ impl<'a> Lexer<'a> {
             }
             self.segments.push(s);
         }
+    }
+}
+
+/// Forms of `${…}` that evaluate a variable's value as code or arithmetic (where
+/// `a[$(cmd)]` in the value runs cmd), or that polc does not read (red team, session 3):
+/// indirection `${!x}`, transformations `${x@P}` (prompt expansion runs `$( )` in the
+/// value), substrings whose offset or length is not a plain number `${v:x}`, `${@:x}`, and
+/// zsh's parameter flags `${(e)x}`. `None` for plain names, defaults (`${v:-x}`, `${v:=x}`,
+/// `${v:+x}`, `${v:?x}`), lengths and literal substrings (`${v:0:3}`).
+fn evaluating_expansion(inner: &[u8]) -> Option<&'static str> {
+    match inner.first() {
+        Some(b'!') if inner.len() > 1 => return Some("indirect parameter expansion ${!…}"),
+        Some(b'(') => return Some("zsh parameter flags ${(…)…}"),
+        Some(b'#') => return None,
+        _ => {}
+    }
+    let name_end = match inner.first() {
+        Some(c) if b"@*?$-!".contains(c) => 1,
+        Some(c) if c.is_ascii_digit() => inner.iter().take_while(|c| c.is_ascii_digit()).count(),
+        _ => inner
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+            .count(),
+    };
+    let rest = &inner[name_end..];
+    match rest.first() {
+        Some(b'@') => Some("parameter transformation ${…@…}"),
+        Some(b':') => match rest.get(1) {
+            Some(b'-' | b'=' | b'+' | b'?') => None,
+            _ if rest[1..]
+                .iter()
+                .all(|c| c.is_ascii_digit() || b" :-".contains(c)) =>
+            {
+                None
+            }
+            _ => Some("arithmetic in a substring expansion ${…:…}"),
+        },
+        _ => None,
     }
 }

@@ -305,6 +305,116 @@ pub fn is_safe_env(name: &str) -> bool {
     SAFE_ENV.contains(&name) || name.starts_with("LC_")
 }
 
+/// Environment variables whose value is a program, a command line or code that the program
+/// being run (git, less, ssh, rsync, a shell, a dynamic loader, an interpreter) executes:
+/// `GIT_PAGER='rm -rf ~' git log` runs `rm`. An assignment of one makes the segment
+/// unattestable, and its value is read as a command for deny rules. Named exactly, or by the
+/// shape of the name (`…_COMMAND`, `…_PAGER`, `GIT_CONFIG_…`: `GIT_CONFIG_KEY_0=core.pager`
+/// with `GIT_CONFIG_VALUE_0=…` is `git -c core.pager=…`).
+pub const RUNS_ENV: &[&str] = &[
+    "PAGER",
+    "MANPAGER",
+    "SYSTEMD_PAGER",
+    "EDITOR",
+    "VISUAL",
+    "FCEDIT",
+    "BROWSER",
+    "GIT_SSH",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "LESS",
+    "BASH_ENV",
+    "ENV",
+    "PS0",
+    "PS1",
+    "PS2",
+    "PS4",
+    "PROMPT_COMMAND",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "SHELL",
+    "MAKESHELL",
+    "RSH",
+    "CVS_RSH",
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "LD_LIBRARY_PATH",
+    "DYLD_INSERT_LIBRARIES",
+    "PYTHONSTARTUP",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONINSPECT",
+    "PERL5OPT",
+    "PERL5LIB",
+    "PERLLIB",
+    "RUBYOPT",
+    "RUBYLIB",
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "GIT_EXEC_PATH",
+    "GIT_TEMPLATE_DIR",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "RUSTC",
+    "RUSTDOC",
+    "RUSTC_WRAPPER",
+    "RUSTC_WORKSPACE_WRAPPER",
+    "CC",
+    "CXX",
+    "LD",
+    "AR",
+    "GOFLAGS",
+    "CGO_LDFLAGS",
+    "CARGO_HOME",
+    "RUSTFLAGS",
+    "MAKEFLAGS",
+    "GNUMAKEFLAGS",
+    "TAR_OPTIONS",
+    "ZIPOPT",
+    "UNZIP",
+    "WGETRC",
+    "CURL_HOME",
+    "GNUPGHOME",
+    "SSH_AUTH_SOCK",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+];
+
+/// Is an assignment to `name` one of [`RUNS_ENV`] (or of its shapes)?
+pub fn runs_env(name: &str) -> bool {
+    let up = name.to_ascii_uppercase();
+    RUNS_ENV.contains(&up.as_str())
+        || up.starts_with("GIT_CONFIG")
+        || up.starts_with("NPM_CONFIG_")
+        || up.starts_with("YARN_")
+        || up.starts_with("CARGO_TARGET_") && up.ends_with("_RUNNER")
+        || up.starts_with("CARGO_BUILD_")
+        || [
+            "_COMMAND",
+            "_CMD",
+            "_PAGER",
+            "_EDITOR",
+            "_ASKPASS",
+            "_RSH",
+            "_SSH",
+            "_SHELL",
+            "_WRAPPER",
+            "_RUNNER",
+            "_PRELOAD",
+            "_OPTIONS",
+            "_OPTS",
+            "_EXTERNAL_DIFF",
+            "_PROGRAM",
+            "_EXEC",
+            "_HOOK",
+            "_HOOKS",
+        ]
+        .iter()
+        .any(|s| up.ends_with(s))
+}
+
 /// Is `s` a `NAME=value` (or `NAME+=value`) assignment word? Returns the name.
 pub fn assignment_name(s: &str) -> Option<&str> {
     let eq = s.find('=')?;

@@ -188,7 +188,21 @@ fn brace_expand(toks: &[Tok], out: &mut Vec<Vec<Tok>>, budget: &mut usize) -> Op
         }
         let Some(close) = close else { continue };
         if commas.is_empty() {
-            continue;
+            // `{x..y[..n]}`: a sequence expression (bug fixed: `cat .en{v..v}` was read as
+            // literal text while bash runs `cat .env`).
+            match sequence(&toks[open + 1..close]) {
+                Seq::Not => continue,
+                Seq::TooMany => return None,
+                Seq::Items(items) => {
+                    for item in items {
+                        let mut t: Vec<Tok> = toks[..open].to_vec();
+                        t.extend(item.bytes().map(|b| Tok::Ch(b, true)));
+                        t.extend_from_slice(&toks[close + 1..]);
+                        brace_expand(&t, out, budget)?;
+                    }
+                    return Some(());
+                }
+            }
         }
         let mut bounds = vec![open];
         bounds.extend(&commas);
@@ -207,6 +221,80 @@ fn brace_expand(toks: &[Tok], out: &mut Vec<Vec<Tok>>, budget: &mut usize) -> Op
     *budget -= 1;
     out.push(toks.to_vec());
     Some(())
+}
+
+/// What the inside of a comma-less `{…}` is.
+enum Seq {
+    /// Not a sequence expression: the braces are literal text, as in bash.
+    Not,
+    /// A sequence of more terms than [`MAX_BRACE_WORDS`] (or one polc cannot count).
+    TooMany,
+    Items(Vec<String>),
+}
+
+/// Bash's sequence expression `x..y[..incr]`: integers (zero-padded when either end
+/// starts with a zero) or single letters (every byte between them, as bash does).
+fn sequence(inner: &[Tok]) -> Seq {
+    let mut text = String::new();
+    for t in inner {
+        match t {
+            Tok::Ch(c, true) if c.is_ascii() => text.push(*c as char),
+            _ => return Seq::Not,
+        }
+    }
+    let parts: Vec<&str> = text.split("..").collect();
+    if !(parts.len() == 2 || parts.len() == 3) {
+        return Seq::Not;
+    }
+    let int = |s: &str| {
+        let d = s.strip_prefix('-').unwrap_or(s);
+        !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
+    };
+    let letter = |s: &str| s.len() == 1 && s.as_bytes()[0].is_ascii_alphabetic();
+    let (a, b) = (parts[0], parts[1]);
+    if parts.len() == 3 && !int(parts[2]) {
+        return Seq::Not;
+    }
+    let step = match parts.get(2).map(|s| s.parse::<i64>()) {
+        None => 1u64,
+        Some(Ok(n)) => n.unsigned_abs().max(1),
+        // An increment too large to read: polc cannot count the terms.
+        Some(Err(_)) => return Seq::TooMany,
+    };
+    let (lo, hi, pad) = if int(a) && int(b) {
+        let (Ok(x), Ok(y)) = (a.parse::<i64>(), b.parse::<i64>()) else {
+            return Seq::TooMany;
+        };
+        let zero = |s: &str| {
+            s.trim_start_matches('-').len() > 1 && s.trim_start_matches('-').starts_with('0')
+        };
+        let pad = if zero(a) || zero(b) {
+            a.len().max(b.len())
+        } else {
+            0
+        };
+        (x, y, Some(pad))
+    } else if letter(a) && letter(b) {
+        (a.as_bytes()[0] as i64, b.as_bytes()[0] as i64, None)
+    } else {
+        return Seq::Not;
+    };
+    let count = lo.abs_diff(hi) / step + 1;
+    if count > MAX_BRACE_WORDS as u64 {
+        return Seq::TooMany;
+    }
+    let dir: i64 = if hi >= lo { 1 } else { -1 };
+    let items = (0..count as i64)
+        .map(|i| {
+            let v = (lo as i128 + (dir * i) as i128 * step as i128) as i64;
+            match pad {
+                Some(w) if v < 0 => format!("-{:0>1$}", -v, w.saturating_sub(1)),
+                Some(w) => format!("{v:0>w$}"),
+                None => ((v as u8) as char).to_string(),
+            }
+        })
+        .collect();
+    Seq::Items(items)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

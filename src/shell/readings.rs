@@ -26,6 +26,10 @@ pub struct SegmentReadings {
     /// Leading `NAME=VALUE` assignments peeled off (dequoted): some change where a program
     /// connects (`https_proxy=…`).
     pub env: Vec<(String, Vec<u8>)>,
+    /// Assigned text holding `$( )` or backticks (`x='a[$(rm -rf ~)]'`), which a later
+    /// arithmetic or prompt expansion runs: read by deny rules only (the walk makes
+    /// deny-only segments of it).
+    pub deny_scripts: Vec<String>,
 }
 
 impl SegmentReadings {
@@ -143,6 +147,184 @@ pub fn analyse_segment(seg: &Segment) -> SegmentReadings {
     r
 }
 
+/// An assigned value holding `$( )` or backticks: deny rules read it as a command.
+fn code_in_value(value: &[u8], r: &mut SegmentReadings) {
+    if value.windows(2).any(|w| w == b"$(") || value.contains(&b'`') {
+        let t = text(value);
+        if !r.deny_scripts.contains(&t) && r.deny_scripts.len() < 8 {
+            r.deny_scripts.push(t);
+        }
+    }
+}
+
+/// An assignment to a variable whose value a program runs ([`lists::runs_env`]): the segment
+/// is unattestable and the value is read as a command for deny rules, whole and after each
+/// `=` (`GIT_CONFIG_PARAMETERS="'core.pager'='rm -rf ~'"`).
+fn env_runs(name: &str, value: &[u8], r: &mut SegmentReadings) {
+    if !lists::runs_env(name) {
+        return;
+    }
+    r.unattest("an environment variable that names a program or code to run");
+    let v = text(value);
+    r.inner(Inner::Script(v.clone()));
+    for (i, _) in v.match_indices('=').take(8) {
+        let rest = v[i + 1..].trim_matches(|c| c == '\'' || c == '"' || c == ' ');
+        if !rest.is_empty() {
+            r.inner(Inner::Script(rest.to_string()));
+        }
+    }
+}
+
+/// `NAME[` with its subscript continued in later words up to one holding `]=`/`]+=`: the
+/// index of that word (at most 16 words on).
+fn spaced_array_assignment(words: &[Word]) -> Option<usize> {
+    let w0 = words.first()?.raw.as_str();
+    let open = w0.find('[')?;
+    let name_ok = w0[..open]
+        .bytes()
+        .enumerate()
+        .all(|(i, c)| c == b'_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()));
+    if open == 0 || !name_ok || w0[open..].contains(']') {
+        return None;
+    }
+    words
+        .iter()
+        .enumerate()
+        .skip(1)
+        .take(16)
+        .find(|(_, w)| w.raw.contains("]=") || w.raw.contains("]+="))
+        .map(|(j, _)| j)
+}
+
+/// `NAME[SUBSCRIPT]=…` or `NAME[SUBSCRIPT]+=…` as written: the subscript's text.
+fn array_assignment(raw: &str) -> Option<&str> {
+    let b = raw.as_bytes();
+    let first = *b.first()?;
+    if !(first.is_ascii_alphabetic() || first == b'_') {
+        return None;
+    }
+    let open = raw.find('[')?;
+    if !raw[..open]
+        .bytes()
+        .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+    {
+        return None;
+    }
+    let close = raw.find("]=").or_else(|| raw.find("]+="))?;
+    (close > open).then(|| &raw[open + 1..close])
+}
+
+/// Builtins whose arguments reach later commands or run as code: `export`/`declare`/`env`
+/// assignments of command-holding variables, and zsh's `emulate … -c CMD`.
+fn shell_builtins(name: &str, values: &[Vec<u8>], args: &[String], r: &mut SegmentReadings) {
+    if matches!(
+        name,
+        "export" | "declare" | "typeset" | "local" | "readonly" | "env" | "set" | "setenv"
+    ) {
+        // `export GIT_PAGER='rm -rf ~'; git log`, `env GIT_PAGER=… git log`: the
+        // assignment reaches the programs run after it.
+        for v in &values[1..] {
+            let t = text(v);
+            if let Some(n) = lists::assignment_name(&t) {
+                let value = &v[t.find('=').map_or(0, |i| i + 1)..];
+                env_runs(n, value, r);
+                code_in_value(value, r);
+            }
+        }
+    }
+    if name == "emulate" {
+        // zsh's `emulate sh -c 'CMD'` runs CMD.
+        if let Some(i) = args.iter().position(|a| a == "-c" || a.starts_with("-c")) {
+            r.unattest("emulate -c runs a string as a command");
+            let script = if args[i] == "-c" {
+                args.get(i + 1).cloned()
+            } else {
+                Some(args[i][2..].to_string())
+            };
+            if let Some(sc) = script {
+                r.inner(Inner::Script(sc));
+            }
+        }
+    }
+}
+
+/// Peel one word that stands before the program: an assignment (`FOO=1`, `a['1']=1`,
+/// `a[ ]=1`), or a zsh form (`=rm`, `noglob`, `nocorrect`, `repeat N`, `sched T`). True when
+/// one was peeled.
+fn peel_prefix(words: &mut Vec<Word>, values: &mut Vec<Vec<u8>>, r: &mut SegmentReadings) -> bool {
+    let w0 = &words[0];
+    // `a['1']=1 cmd`, `a[ ]=1 cmd`: bash rejects the assignment and still runs cmd, and
+    // evaluates the subscript as arithmetic first (`a['$(cmd)']=1` runs cmd). Bug fixed:
+    // the word was read as the program, hiding cmd from every rule.
+    if let Some(sub) = array_assignment(&w0.raw) {
+        r.unattest("array element assignment");
+        r.inner(Inner::Script(super::dequote(sub)));
+        words.remove(0);
+        values.remove(0);
+        return true;
+    }
+    // In that position bash reads blanks inside the subscript as part of the word
+    // (`a[ ]=1 rm -rf /` is one assignment, then rm), where polc split words.
+    if let Some(j) = spaced_array_assignment(words) {
+        r.unattest("array element assignment");
+        let text: Vec<&str> = words[..=j].iter().map(|w| w.raw.as_str()).collect();
+        let text = text.join(" ");
+        if let Some(sub) = array_assignment(&text) {
+            r.inner(Inner::Script(super::dequote(sub)));
+        }
+        words.drain(..=j);
+        values.drain(..=j);
+        return true;
+    }
+    // zsh reads `=rm` as the path of `rm` (EQUALS expansion), and `noglob`/`nocorrect`
+    // are precommand modifiers; `repeat N cmd` and `sched TIME cmd` run cmd (Claude Code
+    // runs commands in the user's shell, zsh on macOS).
+    if w0.parts.len() == 1 && matches!(w0.parts[0], super::Part::Lit(_)) {
+        let raw = w0.raw.as_str();
+        if raw.len() > 1 && raw.starts_with('=') && values[0].first() == Some(&b'=') {
+            r.unattest("zsh =command expansion");
+            values[0].remove(0);
+            words[0] = Word {
+                expanded: true,
+                ..Word::unknown(raw[1..].to_string())
+            };
+            return true;
+        }
+        match raw {
+            "noglob" | "nocorrect" => {
+                words.remove(0);
+                values.remove(0);
+                return true;
+            }
+            "repeat" | "sched" if values.len() > 2 => {
+                r.unattest("zsh precommand that runs a command later or repeatedly");
+                words.drain(..2);
+                values.drain(..2);
+                return true;
+            }
+            _ => {}
+        }
+    }
+    // Leading env assignment (`FOO=1 cmd`): needs an unquoted `NAME=` start.
+    if let Some(super::Part::Lit(t)) = w0.parts.first() {
+        if let Some(name) = lists::assignment_name(t) {
+            let v = &values[0];
+            let eq = v
+                .iter()
+                .position(|&b| b == b'=')
+                .map(|i| i + 1)
+                .unwrap_or(0);
+            env_runs(name, &v[eq..], r);
+            code_in_value(&v[eq..], r);
+            r.env.push((name.to_string(), v[eq..].to_vec()));
+            words.remove(0);
+            values.remove(0);
+            return true;
+        }
+    }
+    false
+}
+
 /// Remove, one at a time, what deny/ask rules must see through, recording a reading at
 /// every step and checking every step's program for unattestable constructs.
 fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings) {
@@ -164,22 +346,10 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
         folded[0] = name.clone().into_bytes();
         r.push(join(&folded));
 
-        let w0 = &words[0];
-        // Leading env assignment (`FOO=1 cmd`): needs an unquoted `NAME=` start.
-        if let Some(super::Part::Lit(t)) = w0.parts.first() {
-            if let Some(name) = lists::assignment_name(t) {
-                let v = &values[0];
-                let eq = v
-                    .iter()
-                    .position(|&b| b == b'=')
-                    .map(|i| i + 1)
-                    .unwrap_or(0);
-                r.env.push((name.to_string(), v[eq..].to_vec()));
-                words.remove(0);
-                values.remove(0);
-                continue;
-            }
+        if peel_prefix(&mut words, &mut values, r) {
+            continue;
         }
+        let w0 = &words[0];
         if prog.contains(&WILD) {
             r.unattest("program name is not a literal word");
             r.stages.push(stage_of(&words, &values));
@@ -207,6 +377,7 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
         for u in runs.unattestable {
             r.unattest(u);
         }
+        shell_builtins(&name, &values, &args, r);
         for i in runs.inner {
             r.inner(i);
         }

@@ -379,3 +379,60 @@ fn hostile_input_never_panics() {
         let _ = unattestable(cmd);
     }
 }
+
+#[test]
+fn sequence_braces_expand_as_bash_does() {
+    let vals = |cmd: &str| {
+        let w = &parse(cmd).segments[0].words[1];
+        let mut budget = MAX_BRACE_WORDS;
+        w.deny_values(&mut budget).map(|v| {
+            v.into_iter()
+                .map(|x| String::from_utf8_lossy(&x).into_owned())
+                .collect::<Vec<_>>()
+        })
+    };
+    let v = |xs: &[&str]| Some(xs.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    assert_eq!(vals("cat .en{v..v}"), v(&[".env"]));
+    assert_eq!(vals("cat .en{u..w}"), v(&[".enu", ".env", ".enw"]));
+    assert_eq!(vals("x {1..3}"), v(&["1", "2", "3"]));
+    assert_eq!(vals("x {3..1}"), v(&["3", "2", "1"]));
+    assert_eq!(vals("x {01..3}"), v(&["01", "02", "03"]));
+    assert_eq!(vals("x {1..7..3}"), v(&["1", "4", "7"]));
+    assert_eq!(vals("x {-1..1}"), v(&["-1", "0", "1"]));
+    assert_eq!(
+        vals("x {Z..a}"),
+        v(&["Z", "[", "\\", "]", "^", "_", "`", "a"])
+    );
+    assert_eq!(vals("x a{b,{1..2}}"), v(&["ab", "a1", "a2"]));
+    assert_eq!(vals("x {{a..b}}"), v(&["{a}", "{b}"]));
+    // Not sequences: literal text, as in bash.
+    assert_eq!(vals("x {a..1}"), v(&["{a..1}"]));
+    assert_eq!(vals("x {ab..c}"), v(&["{ab..c}"]));
+    assert_eq!(vals("x '{a..c}'"), v(&["{a..c}"]));
+    assert_eq!(vals("x {1..3..a}"), v(&["{1..3..a}"]));
+    // Past the bound, or not countable: no values (the caller makes it unattestable).
+    assert_eq!(vals("x {1..1000000}{1..1000}"), None);
+    assert_eq!(vals("x {1..200}{1..200}"), None);
+    assert_eq!(vals("x {1..99999999999999999999}"), None);
+    assert_eq!(vals("x {1..2..99999999999999999999}"), None);
+    assert_eq!(
+        vals("x {-9223372036854775807..9223372036854775807..9223372036854775807}"),
+        v(&["-9223372036854775807", "0", "9223372036854775807"])
+    );
+}
+
+#[test]
+fn subshells_and_groups_count_toward_the_nesting_bound() {
+    let nested =
+        |n: usize, open: &str, close: &str| format!("{}ls{}", open.repeat(n), close.repeat(n));
+    let deep = |p: &Parsed| p.unattestable.contains(&"nesting deeper than 32");
+    assert!(!deep(&parse(&nested(32, "( ", " )"))));
+    assert!(deep(&parse(&nested(33, "( ", " )"))));
+    assert!(!deep(&parse(&nested(32, "{ ", "; }"))));
+    assert!(deep(&parse(&nested(33, "{ ", "; }"))));
+    // Mixed, and inside a substitution: the levels add up.
+    assert!(deep(&parse(&format!("echo $({})", nested(32, "( ", " )")))));
+    assert!(deep(&parse(&nested(17, "( { ", "; } )"))));
+    // Siblings are not nesting.
+    assert!(!deep(&parse(&"( ls ); ".repeat(40))));
+}

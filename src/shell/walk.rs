@@ -121,6 +121,22 @@ pub fn walk(command: &str) -> Walk {
                     work.push(s);
                 }
             }
+            // Assigned text a later expansion may run (`x='a[$(rm -rf ~)]'; echo $[x]`):
+            // deny rules read it; it never needs an allow.
+            for text in &rd.deny_scripts {
+                if seg.depth + 1 > MAX_DEPTH {
+                    break;
+                }
+                for mut s in parse(text).segments {
+                    s.depth += seg.depth + 1;
+                    s.deny_only = true;
+                    if work.len() >= MAX_SEGMENTS {
+                        push_unique(&mut global, "more than 10,000 segments");
+                        break;
+                    }
+                    work.push(s);
+                }
+            }
             let mut effects: Vec<Effects> = rd.stages.iter().map(|s| effects::of(s)).collect();
             // `https_proxy=http://x curl …`: the request goes through the proxy.
             for (name, value) in &rd.env {

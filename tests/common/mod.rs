@@ -114,18 +114,10 @@ impl Project {
     }
 
     pub fn run_stdin(&self, args: &[&str], stdin: &[u8]) -> Run {
-        use std::io::Write;
-        let mut c = self.cmd(args);
-        c.stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = c.spawn().unwrap();
-        {
-            let mut si = child.stdin.take().unwrap();
-            let _ = si.write_all(stdin);
-        }
         Run {
-            out: child.wait_with_output().unwrap(),
+            out: spawn_with_stdin(self.cmd(args), stdin)
+                .wait_with_output()
+                .unwrap(),
         }
     }
 
@@ -154,6 +146,22 @@ impl Project {
         self.trust("compiled/policy.bin");
         self
     }
+}
+
+/// Start `c` with its output piped and `stdin` written to it (then closed): the running
+/// child, to wait on. A child that exits before reading it all is not an error here (its
+/// answer says what happened).
+pub fn spawn_with_stdin(mut c: Command, stdin: &[u8]) -> std::process::Child {
+    use std::io::Write;
+    c.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    {
+        let mut si = child.stdin.take().unwrap();
+        let _ = si.write_all(stdin);
+    }
+    child
 }
 
 pub fn root() -> &'static Path {
