@@ -107,32 +107,7 @@ pub fn tool_paths(tool: &str, subject: &str, input_text: &str) -> ToolPaths {
             one(x, &mut bases);
         }
     }
-    for k in ARRAY_FIELDS {
-        match v.get(*k) {
-            None | Some(Value::Null) => {}
-            Some(Value::Array(a)) => {
-                for x in a {
-                    let mut e = Vec::new();
-                    one(x, &mut e);
-                    for s in e {
-                        if is_glob(&s) {
-                            tp.escapes |= s.contains("..");
-                            // Its literal folder is read too (and must be allowed).
-                            tp.folders.push(glob_folder(&s));
-                            tp.globs.push(s);
-                        } else {
-                            tp.folders.push(s);
-                        }
-                    }
-                }
-            }
-            Some(x) => {
-                let mut e = Vec::new();
-                one(x, &mut e);
-                tp.folders.extend(e);
-            }
-        }
-    }
+    bad |= !array_fields(&v, &mut tp);
     if search {
         if bases.is_empty() {
             bases.push(".".into());
@@ -170,23 +145,64 @@ pub fn tool_paths(tool: &str, subject: &str, input_text: &str) -> ToolPaths {
         }
     }
     if !path_tool && !matches!(tool, tools::BASH | tools::WEBFETCH | tools::WEBSEARCH) {
-        // MCP and unknown tools name paths in fields of any name (`file`, `uri`, `target`,
-        // `dest`, nested `{"args":{"path":…}}`): every string that could be a path is one.
-        let mut strings = Vec::new();
-        if !any_strings(&v, &mut strings, 0) {
-            bad = true;
-        }
-        for s in strings {
-            if let Some(p) = as_path(&s) {
-                if !tp.files.contains(&p) && !tp.folders.contains(&p) {
-                    tp.files.push(p);
-                }
-            }
-        }
+        bad |= !any_field_paths(&v, &mut tp);
     }
     tp.unreadable =
         bad || (path_tool && tp.files.is_empty() && tp.folders.is_empty() && tp.globs.is_empty());
     tp
+}
+
+/// The array fields (`paths`, `files`, …): each entry a folder read recursively, or a glob;
+/// false when an entry is not a non-empty string.
+fn array_fields(v: &Value, tp: &mut ToolPaths) -> bool {
+    let mut bad = false;
+    let mut one = |x: &Value, out: &mut Vec<String>| match x {
+        Value::String(s) if !s.is_empty() => out.push(s.clone()),
+        _ => bad = true,
+    };
+    for k in ARRAY_FIELDS {
+        match v.get(*k) {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(a)) => {
+                for x in a {
+                    let mut e = Vec::new();
+                    one(x, &mut e);
+                    for s in e {
+                        if is_glob(&s) {
+                            tp.escapes |= s.contains("..");
+                            // Its literal folder is read too (and must be allowed).
+                            tp.folders.push(glob_folder(&s));
+                            tp.globs.push(s);
+                        } else {
+                            tp.folders.push(s);
+                        }
+                    }
+                }
+            }
+            Some(x) => {
+                let mut e = Vec::new();
+                one(x, &mut e);
+                tp.folders.extend(e);
+            }
+        }
+    }
+    !bad
+}
+
+/// MCP and unknown tools name paths in fields of any name (`file`, `uri`, `target`, `dest`,
+/// nested `{"args":{"path":…}}`): every string that could be a path is one. False past the
+/// bounds.
+fn any_field_paths(v: &Value, tp: &mut ToolPaths) -> bool {
+    let mut strings = Vec::new();
+    let within = any_strings(v, &mut strings, 0);
+    for s in strings {
+        if let Some(p) = as_path(&s) {
+            if !tp.files.contains(&p) && !tp.folders.contains(&p) {
+                tp.files.push(p);
+            }
+        }
+    }
+    within
 }
 
 /// Strings past this depth or count are not read: the call is unreadable (never allowed).

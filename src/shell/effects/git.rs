@@ -532,6 +532,40 @@ fn may_be_folder(p: &[u8]) -> bool {
         || !base.iter().skip(1).any(|&b| b == b'.')
 }
 
+/// `git add`/`stash -u`/`hash-object` copy files into the object store, where `git diff
+/// --cached`, `git show :0:F` or `git stash show -p` print them: a read (a folder, the
+/// whole tree).
+fn stores_files(sub: &str, rest: &[Vec<u8>]) -> bool {
+    matches!(sub, "add" | "hash-object" | "update-index")
+        || (sub == "stash"
+            && rest.iter().any(|a| {
+                matches!(
+                    a.as_slice(),
+                    b"-u" | b"--include-untracked" | b"-a" | b"--all"
+                )
+            }))
+}
+
+/// What a subcommand does with an operand; `printed`: after `--`, or a subcommand whose
+/// operands are paths (`blame`, `diff --no-index`).
+fn operand_access(sub: &str, printed: bool, stores: bool) -> Access {
+    match sub {
+        // Paths git prints the contents of.
+        "show" | "cat-file" | "log" | "diff" | "grep" | "archive" | "blame" | "annotate"
+            if printed =>
+        {
+            Access::Read
+        }
+        "rm" => Access::Delete,
+        // Paths checked out or restored are overwritten.
+        "checkout" if printed => Access::Write,
+        "restore" | "checkout-index" => Access::Write,
+        "clean" => Access::Delete,
+        _ if stores && sub != "stash" => Access::Read,
+        _ => Access::Unknown,
+    }
+}
+
 /// The files a git subcommand reads, writes or deletes, whether it rewrites the work tree,
 /// and whether it reaches the network.
 pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
@@ -548,17 +582,7 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
     let blame = matches!(sub.as_str(), "blame" | "annotate");
     let literal = targs[..at].iter().any(|a| a == "--literal-pathspecs");
     let icase = targs[..at].iter().any(|a| a == "--icase-pathspecs");
-    // `git add`/`stash -u`/`hash-object` copy files into the object store, where `git diff
-    // --cached`, `git show :0:F` or `git stash show -p` print them: a read (a folder, the
-    // whole tree).
-    let stores = matches!(sub.as_str(), "add" | "hash-object" | "update-index")
-        || (sub == "stash"
-            && rest.iter().any(|a| {
-                matches!(
-                    a.as_slice(),
-                    b"-u" | b"--include-untracked" | b"-a" | b"--all"
-                )
-            }));
+    let stores = stores_files(&sub, rest);
     let recursive_rm = rest.iter().any(|a| {
         a.as_slice() == b"--recursive"
             || (a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b'r'))
@@ -574,21 +598,7 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
             continue;
         }
         operands.push(a);
-        let access = match sub.as_str() {
-            // Paths git prints the contents of.
-            "show" | "cat-file" | "log" | "diff" | "grep" | "archive" | "blame" | "annotate"
-                if after_dashdash || blame || (no_index && sub == "diff") =>
-            {
-                Access::Read
-            }
-            "rm" => Access::Delete,
-            // Paths checked out or restored are overwritten.
-            "checkout" if after_dashdash => Access::Write,
-            "restore" | "checkout-index" => Access::Write,
-            "clean" => Access::Delete,
-            _ if stores && sub != "stash" => Access::Read,
-            _ => Access::Unknown,
-        };
+        let access = operand_access(&sub, after_dashdash || blame || no_index, stores);
         let folder_op = (sub == "rm" && recursive_rm) || stores;
         e.file(a.clone(), access, folder_op && may_be_folder(a));
         // The same operand as git reads it: a pathspec (`:(top).env`, `:/x`,
