@@ -30,6 +30,7 @@ pub mod lint;
 pub mod lower;
 pub mod paths;
 pub mod pattern;
+pub mod places;
 pub mod runtime;
 pub mod session;
 pub mod shell;

@@ -241,3 +241,53 @@ fn nothing_to_explain_says_how_to_start() {
     let r = p.run(&["explain", "--policy", "nope.pol", "--", "ls"]);
     assert_ne!(r.code(), 0);
 }
+
+/// Issue 12 item 6: many identical rules that all match. Under the bound on listed matches
+/// explain names the first (ties go to source order) and lists every other with why it lost;
+/// past it (300 rules × 40 segments), a deny in the last segment still wins and is named,
+/// the bound is given as the unattestable construct, and the JSON keeps its schema.
+#[test]
+fn explain_with_many_identical_matching_rules() {
+    let p = Project::new();
+    let mut pol = String::new();
+    for i in 0..300 {
+        pol.push_str(&format!("ask bash glob \"echo *\" {{ id same-{i} }}\n"));
+    }
+    pol.push_str("deny bash prefix \"rm\" { id no-rm }\n");
+    p.write("policies/main.pol", &pol);
+    let explain = |cmd: &str| {
+        p.run(&[
+            "explain",
+            "--format",
+            "json",
+            "--policy",
+            "policies/main.pol",
+            "--",
+            cmd,
+        ])
+        .json()
+    };
+    let v = explain("echo a");
+    check(&v);
+    assert_eq!(v["decision"], "ask", "{v:#}");
+    assert_eq!(v["winner"]["id"], "same-0");
+    let lost = v["matched"].as_array().unwrap();
+    // 299 on the segment and 299 on the whole command (the winner is not listed).
+    assert_eq!(lost.len(), 299 + 299, "{}", lost.len());
+    assert!(lost
+        .iter()
+        .all(|m| m["lost_because"] == "same score, later in source order"));
+    let cmd = format!("{}; rm -rf x", vec!["echo a"; 40].join("; "));
+    let v = explain(&cmd);
+    check(&v);
+    assert_eq!(v["decision"], "deny", "{v:#}");
+    assert_eq!(v["winner"]["id"], "no-rm");
+    let unatt = v["unattestable"].as_array().unwrap();
+    assert!(
+        unatt
+            .iter()
+            .any(|u| u == "more than 10,000 rule matches in one command"),
+        "{unatt:?}"
+    );
+    assert!(v["matched"].as_array().unwrap().len() < 11_000);
+}

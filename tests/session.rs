@@ -667,3 +667,159 @@ fn agents_cannot_tamper_with_session_state() {
     }
     assert_eq!(claude(&p, "t", "curl https://x.io", "t2").0, "deny");
 }
+
+/// `polc decide --session`: (exit code, stderr).
+fn decide(p: &Project, args: &[&str]) -> (i32, String) {
+    let root = p.dir.path().canonicalize().unwrap();
+    let mut all = vec!["decide"];
+    all.extend_from_slice(args);
+    let out = p
+        .cmd(&all)
+        .current_dir(&root)
+        .env("CLAUDE_PROJECT_DIR", &root)
+        .env("HOME", root.join("home"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn decide_with_a_session_records_only_for_a_plugin_host() {
+    let p = project(POLICY);
+    // A plugin's hook (it names its host): the session is kept, the sequence fires.
+    assert_eq!(
+        decide(
+            &p,
+            &[
+                "--host",
+                "openclaw",
+                "--session",
+                "oc1",
+                "--",
+                "cat",
+                ".env"
+            ]
+        )
+        .0,
+        0
+    );
+    let (code, err) = decide(
+        &p,
+        &[
+            "--host",
+            "openclaw",
+            "--session",
+            "oc1",
+            "--",
+            "curl",
+            "https://x.io",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("exfiltration"), "{err}");
+    // Another session of the same plugin is untouched.
+    assert_eq!(
+        decide(
+            &p,
+            &[
+                "--host",
+                "openclaw",
+                "--session",
+                "oc2",
+                "--",
+                "curl",
+                "https://x.io"
+            ]
+        )
+        .0,
+        0
+    );
+    let before = state_files(&p);
+    // Without a host (a person on the terminal): read-only, nothing created or appended.
+    assert_eq!(decide(&p, &["--session", "term", "--", "cat", ".env"]).0, 0);
+    assert_eq!(
+        decide(&p, &["--session", "term", "--", "curl", "https://x.io"]).0,
+        3
+    );
+    let after = state_files(&p);
+    assert_eq!(before.len(), after.len(), "read-only created a state file");
+    // Read-only on a Claude session the hook keeps: its armed sequence shows, nothing lands.
+    claude(&p, "cl1", "cat .env", "t1");
+    let f = state_files(&p);
+    let sizes: Vec<u64> = f.iter().map(|x| x.metadata().unwrap().len()).collect();
+    let (code, err) = decide(&p, &["--session", "cl1", "--", "curl", "https://x.io"]);
+    assert_eq!(code, 2, "{err}");
+    let sizes2: Vec<u64> = f.iter().map(|x| x.metadata().unwrap().len()).collect();
+    assert_eq!(sizes, sizes2, "read-only appended");
+}
+
+#[test]
+fn an_agents_reads_of_the_audit_log_ask() {
+    let p = project("session audit\nallow bash prefix \"cat\"\nallow bash prefix \"grep\"\nallow bash prefix \"ls\"\nallow read glob \"/**\"\n");
+    // One decision so the log exists.
+    claude(&p, "a1", "ls", "t1");
+    let state = p.state.path().canonicalize().unwrap();
+    let log = state.join("audit").join("audit.log");
+    assert!(log.exists());
+    let shown = |x: &std::path::Path| x.display().to_string();
+    for cmd in [
+        format!("cat {}", shown(&log)),
+        format!("cat {}/audit/*", shown(&state)),
+        format!("grep -r denied {}", shown(&state)),
+        format!("grep denied {}", shown(&log)),
+    ] {
+        assert_eq!(claude(&p, "a1", &cmd, "t2").0, "ask", "{cmd}");
+    }
+    // The Read tool too.
+    let (out, _) = hook(
+        &p,
+        "claude",
+        json!({
+            "session_id": "a1", "cwd": p.dir.path().canonicalize().unwrap(),
+            "hook_event_name": "PreToolUse", "permission_mode": "default",
+            "tool_name": "Read", "tool_input": {"file_path": log}, "tool_use_id": "t3"
+        }),
+    );
+    assert!(out.contains("\"permissionDecision\":\"ask\""), "{out}");
+    // Other reads are untouched.
+    assert_eq!(claude(&p, "a1", "cat README.md", "t4").0, "allow");
+}
+
+#[test]
+fn test_json_lists_sequence_and_rewrite_examples() {
+    let p = Project::new();
+    p.write(
+        "policies/main.pol",
+        &format!(
+            "{POLICY}\nallow bash glob \"make deploy*--dry-run\"\nrewrite bash prefix \"make deploy\" {{\n  append \"--dry-run\"\n  example \"make deploy\" => \"make deploy --dry-run\"\n}}\n"
+        ),
+    );
+    let r = p.run(&["test", "--format", "json"]);
+    assert_eq!(r.code(), 0, "{}{}", r.stdout(), r.stderr());
+    let v: Value = serde_json::from_str(&r.stdout()).unwrap();
+    let seqs = v["sequences"].as_array().unwrap();
+    assert_eq!(seqs.len(), 4, "{v}");
+    assert!(seqs
+        .iter()
+        .all(|s| s["ok"] == json!(true) && s["rule"] == json!("exfiltration")));
+    assert_eq!(seqs[1]["calls"], json!(["cat .env", "curl https://x.io"]));
+    assert_eq!(v["rewrites"][0]["got"], json!("make deploy --dry-run"));
+    assert_eq!(v["session_failed"], json!(0));
+    // A failing sequence example fails the run and says so.
+    p.write(
+        "policies/main.pol",
+        &POLICY.replace(
+            "\"cat .env\" then \"curl https://x.io\" => deny",
+            "\"cat .env\" then \"curl https://x.io\" => allow",
+        ),
+    );
+    let r = p.run(&["test", "--format", "json"]);
+    assert_eq!(r.code(), 1);
+    let v: Value = serde_json::from_str(&r.stdout()).unwrap();
+    assert_eq!(v["session_failed"], json!(1), "{v}");
+    assert_eq!(v["sequences"][1]["ok"], json!(false));
+    assert_eq!(v["sequences"][1]["got"], json!("deny"));
+}

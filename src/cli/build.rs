@@ -322,7 +322,12 @@ fn check_table(output: &Path, bytes: &[u8], rules: usize, gh: Option<&Sink>) -> 
 }
 
 /// `polc test --format json`: every example with its outcome.
-fn test_json(policy: &Policy, n: usize, fails: &[ExampleFailure<'_>]) -> i32 {
+fn test_json(
+    policy: &Policy,
+    compiled: &crate::compile::Compiled,
+    n: usize,
+    fails: &[ExampleFailure<'_>],
+) -> i32 {
     let examples: Vec<serde_json::Value> = policy
         .examples
         .iter()
@@ -338,11 +343,15 @@ fn test_json(policy: &Policy, n: usize, fails: &[ExampleFailure<'_>]) -> i32 {
             })
         })
         .collect();
+    // Session examples (src/session/README.md): sequences and rewrites, each a result.
+    let (session, session_failed) = crate::session::examples::json(policy, compiled);
     let v = serde_json::json!({
         "passed": n - fails.len(), "failed": fails.len(), "examples": examples,
+        "sequences": session["sequences"], "rewrites": session["rewrites"],
+        "session_failed": session_failed,
     });
     println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-    i32::from(!fails.is_empty())
+    i32::from(!fails.is_empty() || session_failed > 0)
 }
 
 pub fn test(sources: &[PathBuf], format: Report) -> i32 {
@@ -354,7 +363,7 @@ pub fn test(sources: &[PathBuf], format: Report) -> i32 {
     };
     let (n, fails) = check_examples(&policy, &compiled);
     if format == Report::Json {
-        return test_json(&policy, n, &fails);
+        return test_json(&policy, &compiled, n, &fails);
     }
     if let Some(sink) = gh {
         for f in &fails {

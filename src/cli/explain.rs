@@ -85,7 +85,38 @@ fn explain_sources(policy: &[PathBuf], host: &str, format: Format, req: &Request
         Ok(o) => o,
         Err(c) => return corrupt(Some(c)),
     };
-    report(&rules, out, host, format, None, &[])
+    let code = report(&rules, out, host, format, None, &[]);
+    if let (Request::Bash { command }, Format::Text) = (req, format) {
+        let ctx = crate::runtime::Context::from_env();
+        if let Some(f) =
+            crate::session::rewrite::find_in(|k| compiled.section(k), host, command, &ctx)
+        {
+            let r = Request::Bash {
+                command: f.command.clone(),
+            };
+            if let Ok(o) = decide(&rules, host, &r) {
+                rewrite_note(&f, o.decision, &crate::session::hook::reason_of(&rules, o));
+            }
+        }
+    }
+    code
+}
+
+/// What a rewrite rule makes of the command (src/session/README.md#rewrites).
+fn rewrite_note(f: &crate::session::rewrite::Found, d: crate::ir::Decision, why: &str) {
+    println!(
+        "rewrite: rule {} ({}) `{}` makes it `{}`",
+        f.id, f.at, f.text, f.command
+    );
+    let used = if d == crate::ir::Decision::Allow {
+        format!(
+            "the hook answers allow with the rewritten input where the host runs it (Claude Code PreToolUse in {}); elsewhere it decides the original above",
+            crate::session::rewrite::CLAUDE_REWRITE_MODES.join(", ")
+        )
+    } else {
+        "not allowed, so the hook decides the original above".to_string()
+    };
+    println!("  the rewritten command: {} ({why}); {used}", d.as_str());
 }
 
 /// Explain with the layered tables, as the hook decides (self-protection included).
@@ -159,7 +190,31 @@ fn explain_tables(table: Option<PathBuf>, host: &str, format: Format, req: &Requ
         inner: &u,
         finding: j.finding,
     };
-    report(&g, j.outcome, host, format, Some(untrusted), &would_allow)
+    let original = j.outcome.decision;
+    let code = report(&g, j.outcome, host, format, Some(untrusted), &would_allow);
+    if let (Request::Bash { command }, Format::Text) = (req, format) {
+        let ctx = crate::runtime::Context::from_env();
+        let found = (original != crate::ir::Decision::Deny)
+            .then(|| crate::session::rewrite::find(&d.loaded, host, command, &ctx))
+            .flatten();
+        if let Some(f) = found {
+            let r = Request::Bash {
+                command: f.command.clone(),
+            };
+            let call = Call {
+                request: &r,
+                ..call
+            };
+            let d2 = entry::decide(&layers, &call);
+            let why = d2
+                .judged
+                .as_ref()
+                .map(crate::host::hook::judged_reason)
+                .unwrap_or_default();
+            rewrite_note(&f, d2.decision, &why);
+        }
+    }
+    code
 }
 
 fn rule_json(src: &dyn RuleFacts, rule: u32) -> serde_json::Value {

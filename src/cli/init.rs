@@ -70,6 +70,8 @@ pub fn target(
             entries: vec![
                 ("PreToolUse", group(command(exe, host, ""))),
                 ("PermissionRequest", group(command(exe, host, " --event permission-request"))),
+                // A person's approval resets the denial counters (src/host/config.rs).
+                ("PostToolUse", group(command(exe, host, ""))),
             ],
             preamble: "",
         },
@@ -1043,6 +1045,11 @@ mod tests {
                 1,
                 "{cmd}"
             );
+            assert_eq!(
+                v["hooks"]["PostToolUse"].as_array().unwrap().len(),
+                1,
+                "{cmd}"
+            );
             assert!(
                 notes.is_empty(),
                 "{cmd}: not named as another hook: {notes:?}"
@@ -1151,6 +1158,7 @@ mod tests {
         assert_eq!(b["hooks"]["PreToolUse"].as_array().unwrap().len(), 1);
         assert_eq!(b["hooks"]["PreToolUse"][0]["matcher"], "Edit");
         assert!(b["hooks"].get("PermissionRequest").is_none(), "{back}");
+        assert!(b["hooks"].get("PostToolUse").is_none(), "{back}");
         assert!(!back.contains("polc hook"));
     }
 

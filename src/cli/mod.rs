@@ -121,6 +121,11 @@ pub enum Command {
         /// The calling host (default: claude; never taken from the environment).
         #[arg(long)]
         host: Option<String>,
+        /// Decide with this session's state (the plugin's session id): sequence rules and
+        /// denial limits apply. Recorded only with `--host` (a plugin's hook); read-only
+        /// otherwise (src/session/README.md).
+        #[arg(long)]
+        session: Option<String>,
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
         command: Vec<String>,
     },
@@ -345,8 +350,9 @@ fn dispatch(cli: Cli) -> i32 {
         Command::Decide {
             table,
             host,
+            session,
             command,
-        } => decide::decide(table, host, &command),
+        } => decide::decide(table, host, session.as_deref(), &command),
         Command::Hook {
             host,
             event,

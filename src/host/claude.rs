@@ -56,3 +56,25 @@ pub fn error(ev: Event, reason: &str) -> Rendered {
         }
     }
 }
+
+/// A PreToolUse allow with `updatedInput` (a rewrite, `session::rewrite`): the whole input
+/// Claude Code runs instead. Any other answer is returned as it was.
+pub fn with_updated_input(r: Rendered, input: &serde_json::Value) -> Rendered {
+    let Ok(text) = std::str::from_utf8(&r.stdout) else {
+        return r;
+    };
+    let Ok(mut v) = serde_json::from_str::<serde_json::Value>(text) else {
+        return r;
+    };
+    let Some(h) = v
+        .get_mut("hookSpecificOutput")
+        .and_then(|h| h.as_object_mut())
+    else {
+        return r;
+    };
+    if h.get("permissionDecision").and_then(|d| d.as_str()) != Some("allow") {
+        return r;
+    }
+    h.insert("updatedInput".into(), input.clone());
+    json(v.to_string())
+}

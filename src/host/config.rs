@@ -5,7 +5,10 @@
 use super::Host;
 
 /// (file to merge it into, JSON snippet) for `host`, running `exe`; None for a host
-/// without a hook (OpenClaw runs `polc decide` from a plugin).
+/// without a hook (OpenClaw runs `polc decide` from a plugin). Claude Code also gets
+/// `PostToolUse`: a post-tool event for a call polc asked about is how a person's approval
+/// resets the session's denial counters (src/session/README.md); the other hosts' asks
+/// either never reach a person or their post-tool events name no call id.
 pub fn snippet(host: Host, exe: &str) -> Option<(&'static str, String)> {
     let cmd = |extra: &str| {
         let c = format!("{} hook --host {}{extra}", shell_quote(exe), host.name());
@@ -15,9 +18,10 @@ pub fn snippet(host: Host, exe: &str) -> Option<(&'static str, String)> {
         Host::Claude => (
             ".claude/settings.json (or ~/.claude/settings.json)",
             format!(
-                r#"{{"hooks":{{"PreToolUse":[{{"matcher":"*","hooks":[{{"type":"command","command":{}}}]}}],"PermissionRequest":[{{"matcher":"*","hooks":[{{"type":"command","command":{}}}]}}]}}}}"#,
+                r#"{{"hooks":{{"PreToolUse":[{{"matcher":"*","hooks":[{{"type":"command","command":{}}}]}}],"PermissionRequest":[{{"matcher":"*","hooks":[{{"type":"command","command":{}}}]}}],"PostToolUse":[{{"matcher":"*","hooks":[{{"type":"command","command":{}}}]}}]}}}}"#,
                 cmd(""),
-                cmd(" --event permission-request")
+                cmd(" --event permission-request"),
+                cmd("")
             ),
         ),
         Host::Vscode => (

@@ -141,15 +141,29 @@ extern "C" fn on_signal(sig: libc::c_int) {
 /// watchdog. Call after [`arm`].
 pub fn install(deadline: Duration) {
     std::panic::set_hook(Box::new(|_| {}));
-    // SAFETY: sigaltstack gets a leaked buffer that outlives the process; sigaction installs
+    // SAFETY: sigaltstack gets a never-unmapped (or leaked) buffer that outlives the process;
+    // mmap of fresh anonymous memory has no preconditions; sigaction installs
     // a handler that only performs async-signal-safe calls.
     unsafe {
-        // 128 KiB: at this size the zeroed allocation comes straight from mmap (pages the
-        // kernel zeroes only if a signal ever uses them) instead of a 64 KiB memset per call.
+        // 128 KiB mapped directly: pages the kernel zeroes only if a signal ever uses them.
+        // (A zeroed heap allocation of this size came from the heap's top and was memset
+        // on every call: 131,000 instructions and 32 page faults, a tenth of a hook call.)
+        // Never unmapped: it outlives the process's last signal.
         let size = 128 * 1024;
-        let stack: &'static mut [u8] = Box::leak(vec![0u8; size].into_boxed_slice());
+        let mut sp = libc::mmap(
+            std::ptr::null_mut(),
+            size,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        if sp == libc::MAP_FAILED {
+            let stack: &'static mut [u8] = Box::leak(vec![0u8; size].into_boxed_slice());
+            sp = stack.as_mut_ptr() as *mut libc::c_void;
+        }
         let ss = libc::stack_t {
-            ss_sp: stack.as_mut_ptr() as *mut libc::c_void,
+            ss_sp: sp,
             ss_flags: 0,
             ss_size: size,
         };

@@ -222,21 +222,7 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         &roots,
         layers.state_dir.as_deref(),
     );
-    // Denial limits, sequence rules, the audit log (src/session/README.md); nothing without
-    // them.
-    let sess = crate::session::hook::after_decision(
-        host,
-        ev,
-        &inp,
-        &mapped,
-        &decided.loaded,
-        &cwd,
-        &roots.root,
-        (decided.decision, reason(&decided)),
-    );
-    let a = finalize(host, &inp, sess.decision, sess.reason.clone());
-    let mut r = host.render(&a, ev);
-    sess.render(host, ev, &mut r);
+    let mut r = respond(host, ev, &inp, &mapped, &decided, &layers, &roots, &cwd);
     if r.stderr.is_none() {
         r.stderr = notice(&decided);
     }
@@ -250,6 +236,96 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         }
     }
     quiet_where_stderr_is_an_answer(host, &mut r);
+    r
+}
+
+/// From the decision to the answer: a rewrite's alternative (`session::rewrite`), the
+/// session's rules and the audit log (src/session/README.md; nothing without them), host
+/// authority, rendering, the interrupt form and a remembered approval.
+#[allow(clippy::too_many_arguments)]
+fn respond(
+    host: Host,
+    ev: Event,
+    inp: &HookInput,
+    mapped: &input::Mapped,
+    decided: &Decided,
+    layers: &Layers,
+    roots: &super::session::Roots,
+    cwd: &Path,
+) -> Rendered {
+    let ctx = crate::runtime::Context {
+        cwd: Some(cwd.to_path_buf()),
+        project_root: Some(roots.root.clone()),
+        home: crate::runtime::Context::from_env().home,
+    };
+    let cand = crate::session::rewrite::candidate(
+        host,
+        ev,
+        inp,
+        mapped,
+        decided.decision,
+        &decided.loaded,
+        &ctx,
+    );
+    // The whole policy decides the rewritten command (self-protection and the tripwire too).
+    let alt = cand.as_ref().map(|(found, m, _)| {
+        let call = Call {
+            host: host.name(),
+            request: &m.request,
+            also: &m.also,
+            unattestable: None,
+            cwd,
+        };
+        let d = finish(
+            entry::decide(layers, &call),
+            roots,
+            layers.state_dir.as_deref(),
+        );
+        let why = clip(&format!(
+            "rewritten by rule {} ({}) `{}` to `{}`; {}",
+            found.id,
+            found.at,
+            found.text,
+            found.command,
+            reason(&d)
+        ));
+        (m, (d.decision, why))
+    });
+    let sess = crate::session::hook::after_decision(
+        host,
+        ev,
+        inp,
+        mapped,
+        &decided.loaded,
+        cwd,
+        &roots.root,
+        (decided.decision, reason(decided)),
+        alt,
+        true,
+    );
+    let a = finalize(host, inp, sess.decision, sess.reason.clone());
+    let mut r = host.render(&a, ev);
+    match &cand {
+        Some((_, _, input)) if sess.rewritten && a.kind == Kind::Allow => {
+            r = super::claude::with_updated_input(r, input);
+        }
+        _ => {}
+    }
+    if a.kind == Kind::Allow {
+        let remembered = crate::session::remember::remembered(&crate::session::remember::Allowed {
+            host,
+            ev,
+            mapped,
+            decided,
+            decision: sess.decision,
+            session_dependent: sess.touched,
+            rewritten: sess.rewritten,
+        });
+        if let Some(content) = remembered {
+            r = crate::session::remember::render(&content);
+        }
+    }
+    sess.render(host, ev, &mut r);
     r
 }
 
@@ -330,7 +406,7 @@ fn notice(d: &Decided) -> Option<String> {
 
 /// R: the rule (id, source:line, text, reason), the construct, why nothing decided, or the
 /// table problem.
-fn reason(d: &Decided) -> String {
+pub fn reason(d: &Decided) -> String {
     if let Some(r) = &d.adjusted {
         return r.clone();
     }

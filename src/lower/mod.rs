@@ -89,6 +89,8 @@ struct Loader<'a> {
     stack: Vec<PathBuf>,
     /// `session …` and `sequence` items, in source order (`session.rs`).
     session_items: Vec<crate::syntax::Item>,
+    /// Ids of the rules marked `remember` (`session.rs`).
+    remember: Vec<String>,
 }
 
 fn canonical(p: &Path) -> PathBuf {
@@ -138,6 +140,7 @@ impl<'a> Loader<'a> {
             loaded: HashSet::new(),
             stack: Vec::new(),
             session_items: Vec::new(),
+            remember: Vec::new(),
         }
     }
 
@@ -316,7 +319,9 @@ impl<'a> Loader<'a> {
                     self.rules.push(r);
                 }
                 Item::Example(e) => self.examples.push(e),
-                it @ (Item::Session(_) | Item::Sequence(_)) => self.session_items.push(it),
+                it @ (Item::Session(_) | Item::Sequence(_) | Item::Rewrite(_)) => {
+                    self.session_items.push(it)
+                }
                 Item::Include(inc) => {
                     let target = Path::new(&inc.value);
                     let resolved = if target.is_absolute() {
@@ -376,7 +381,9 @@ impl<'a> Loader<'a> {
                 Some(id) => id.value.clone(),
                 None => derive_id(&r.span, &mut taken),
             };
+            let remember = r.remember.clone();
             if let Some(rule) = self.rule(r, id) {
+                self.remember_rule(&rule, remember);
                 out.push(rule);
             }
         }

@@ -3,9 +3,10 @@
 use super::Loader;
 use crate::ir::{Decision, Verdict};
 use crate::session::policy::{
-    Audit, Limits, SeqExample, Sequence, SessionPolicy, Step, DEFAULT_CONSECUTIVE, DEFAULT_TOTAL,
+    Audit, Limits, Rewrite, RwExample, SeqExample, Sequence, SessionPolicy, Step,
+    DEFAULT_CONSECUTIVE, DEFAULT_TOTAL,
 };
-use crate::syntax::session::{AstSequence, AstSession};
+use crate::syntax::session::{AstRewrite, AstSequence, AstSession};
 use crate::syntax::{AstRule, Located};
 
 /// The longest chain a sequence rule may have (each step is one more state to keep).
@@ -108,6 +109,7 @@ impl Loader<'_> {
                 hosts: s.hosts.clone(),
                 tags: Vec::new(),
                 examples: Vec::new(),
+                remember: None,
                 text: crate::syntax::clip_text(&format!("step {}", i + 1)),
                 span: st.span.clone(),
                 len: 4,
@@ -185,29 +187,201 @@ impl Loader<'_> {
             match it {
                 crate::syntax::Item::Session(s) => self.session_item(s, &mut out),
                 crate::syntax::Item::Sequence(s) => {
-                    let id = match &s.id {
-                        Some(id) => {
-                            if explicit.contains_key(&id.value) || !taken.insert(id.value.clone()) {
-                                let d = self
-                                    .at(
-                                        crate::syntax::codes::E007,
-                                        format!("duplicate rule id `{}`", id.value),
-                                        &id.span,
-                                        id.len,
-                                    )
-                                    .with_help("ids must be unique across all sources");
-                                self.diags.push(d);
-                            }
-                            id.value.clone()
-                        }
-                        None => super::derive_id(&s.span, taken),
-                    };
+                    let id = self.item_id(s.id.as_ref(), &s.span, taken, explicit);
                     if let Some(seq) = self.sequence(s, id) {
                         out.sequences.push(seq);
                     }
                 }
+                crate::syntax::Item::Rewrite(r) => {
+                    let id = self.item_id(r.id.as_ref(), &r.span, taken, explicit);
+                    if let Some(rw) = self.rewrite(r, id) {
+                        out.rewrites.push(rw);
+                    }
+                }
                 _ => {}
             }
+        }
+        out.remember = std::mem::take(&mut self.remember);
+        out
+    }
+
+    /// A session item's id: explicit (unique across rules and items), else derived.
+    fn item_id(
+        &mut self,
+        id: Option<&Located<String>>,
+        span: &crate::ir::Span,
+        taken: &mut std::collections::HashSet<String>,
+        explicit: &std::collections::HashMap<String, crate::ir::Span>,
+    ) -> String {
+        match id {
+            Some(id) => {
+                if explicit.contains_key(&id.value) || !taken.insert(id.value.clone()) {
+                    let d = self
+                        .at(
+                            crate::syntax::codes::E007,
+                            format!("duplicate rule id `{}`", id.value),
+                            &id.span,
+                            id.len,
+                        )
+                        .with_help("ids must be unique across all sources");
+                    self.diags.push(d);
+                }
+                id.value.clone()
+            }
+            None => super::derive_id(span, taken),
+        }
+    }
+
+    /// `remember` on a lowered rule: only a bash allow may carry it (E018).
+    pub(super) fn remember_rule(&mut self, rule: &crate::ir::Rule, at: Option<crate::ir::Span>) {
+        let Some(span) = at else {
+            return;
+        };
+        if rule.verdict == Verdict::Allow && rule.tool == "bash" {
+            self.remember.push(rule.id.clone());
+            return;
+        }
+        let d = self
+            .at(
+                crate::syntax::codes::E018,
+                "`remember` on a rule that is not a bash allow",
+                &span,
+                8,
+            )
+            .with_help("only `allow bash …` rules may be remembered by Claude Code");
+        self.diags.push(d);
+    }
+}
+
+/// The longest `append` of a rewrite, in words.
+pub const MAX_APPEND_WORDS: usize = 8;
+
+use crate::session::policy::plain_word;
+
+impl Loader<'_> {
+    fn rewrite_error(&mut self, msg: &str, help: &str, span: &crate::ir::Span, len: u32) {
+        let d = self
+            .at(crate::syntax::codes::E019, msg, span, len)
+            .with_help(help.to_string());
+        self.diags.push(d);
+    }
+
+    /// `rewrite bash PATTERN+ { append "WORDS" }`, checked (E019) and lowered.
+    fn rewrite(&mut self, r: AstRewrite, id: String) -> Option<Rewrite> {
+        let mut ok = self.hosts_ok(r.hosts.as_deref().unwrap_or(&[]));
+        if r.tool != "bash" {
+            ok = false;
+            self.rewrite_error(
+                "a rewrite applies to bash commands only",
+                "write `rewrite bash PATTERN { append \"WORDS\" }`",
+                &r.span,
+                r.len,
+            );
+        }
+        let segment_kind = |k: crate::ir::PatternKind| {
+            use crate::ir::PatternKind::*;
+            matches!(k, Exact | Prefix | Glob)
+        };
+        if r.patterns.is_empty() || r.patterns.iter().any(|p| !segment_kind(p.value.kind)) {
+            ok = false;
+            self.rewrite_error(
+                "a rewrite needs `exact`, `prefix` or `glob` patterns",
+                "name the commands it applies to, e.g. `prefix \"terraform apply\"`",
+                &r.span,
+                r.len,
+            );
+        }
+        let append = self.rewrite_append(&r);
+        ok &= append.is_some();
+        let examples = self.rewrite_examples(&r, &mut ok);
+        let ast = crate::syntax::AstRule {
+            verdict: Verdict::Allow,
+            tool: r.tool.clone(),
+            patterns: r.patterns.clone(),
+            id: None,
+            reason: None,
+            priority: None,
+            hosts: r.hosts.clone(),
+            tags: Vec::new(),
+            examples: Vec::new(),
+            remember: None,
+            text: r.text.clone(),
+            span: r.span.clone(),
+            len: r.len,
+        };
+        let rule = self.rule(ast, format!("{id}#match"));
+        // A table's layer is known only where it is loaded: say what a project table does.
+        let line = self
+            .texts
+            .get(&r.span.file)
+            .map(|t| t.line_text(r.span.line).to_string())
+            .unwrap_or_default();
+        self.diags.push(
+            crate::syntax::diag::Diagnostic::warning(
+                crate::syntax::codes::W007,
+                format!("rewrite `{id}`: in a project table the hook applies it only while the project is trusted; untrusted, it is ignored"),
+                r.span.clone(),
+            )
+            .with_len(r.len)
+            .with_line(line)
+            .with_help("run `polc trust` after `polc build` for a project table; managed and user tables rewrite as built"),
+        );
+        Some(Rewrite {
+            id,
+            rule: Box::new(rule.filter(|_| ok)?),
+            append: append?,
+            reason: r.reason,
+            text: r.text,
+            span: r.span,
+            tier: self.tier,
+            examples,
+        })
+    }
+
+    /// The `append` words: required, plain, at most [`MAX_APPEND_WORDS`].
+    fn rewrite_append(&mut self, r: &AstRewrite) -> Option<Vec<String>> {
+        let Some(a) = &r.append else {
+            self.rewrite_error(
+                "a rewrite needs `append \"WORDS\"`",
+                "give the words to add at the end of the command",
+                &r.span,
+                r.len,
+            );
+            return None;
+        };
+        let words: Vec<String> = a
+            .value
+            .split([' ', '\t'])
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
+        if words.is_empty()
+            || words.len() > MAX_APPEND_WORDS
+            || !words.iter().all(|w| plain_word(w))
+        {
+            self.rewrite_error(
+                "`append` takes 1 to 8 plain words",
+                "letters, digits and `_ . / = : , @ + % -` only: no quotes, `$`, globs, `~` or operators",
+                &a.span,
+                a.len,
+            );
+            return None;
+        }
+        Some(words)
+    }
+
+    fn rewrite_examples(&mut self, r: &AstRewrite, ok: &mut bool) -> Vec<RwExample> {
+        let mut out = Vec::new();
+        for e in &r.examples {
+            if let Some(h) = &e.host {
+                *ok &= self.hosts_ok(std::slice::from_ref(h));
+            }
+            out.push(RwExample {
+                input: e.input.clone(),
+                host: e.host.as_ref().map(|h| h.value.clone()),
+                expect: e.expect.clone(),
+                span: e.span.clone(),
+            });
         }
         out
     }

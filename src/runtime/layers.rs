@@ -334,6 +334,12 @@ impl<'a> Union<'a> {
             .filter(move |(_, _, _, trusted)| *trusted || !side.is_allow())
     }
 
+    /// The rule's layer (index into the loaded layers) and its number in that table.
+    pub fn locate(&self, rule: u32) -> Option<(usize, u32)> {
+        let i = self.parts.iter().rposition(|p| rule >= p.1)?;
+        Some((i, rule - self.parts[i].1))
+    }
+
     /// Was this rule's layer trusted? (explain shows it)
     pub fn trusted(&self, rule: u32) -> bool {
         self.part(rule).map(|p| p.3).unwrap_or(false)
@@ -381,6 +387,20 @@ impl RuleSource for Union<'_> {
             t.match_segment(reading, side, host, &mut |r, m| f(r + off, m))?;
         }
         Ok(())
+    }
+    fn match_segment_until(
+        &self,
+        reading: &[u8],
+        side: Side,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match) -> bool,
+    ) -> Result<bool, Corrupt> {
+        for (t, off, _, _) in self.parts_for(side) {
+            if !t.match_segment_until(reading, side, host, &mut |r, m| f(r + off, m))? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     fn match_content(
         &self,

@@ -162,6 +162,23 @@ pub trait RuleSource: RuleFacts {
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt>;
+    /// [`Self::match_segment`] that stops when `f` answers false (then `Ok(false)`). A
+    /// source that cannot stop early calls `f` for every match and ignores its answers.
+    fn match_segment_until(
+        &self,
+        reading: &[u8],
+        side: Side,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match) -> bool,
+    ) -> Result<bool, Corrupt> {
+        let mut go = true;
+        self.match_segment(reading, side, host, &mut |r, m| {
+            if go {
+                go = f(r, m);
+            }
+        })?;
+        Ok(go)
+    }
     /// Every content rule (contains/regex) of `tool` matching any of `texts`.
     fn match_content(
         &self,
@@ -314,7 +331,11 @@ pub fn decide_walked(
     let mut reports: Vec<SegmentReport> = Vec::new();
     for w in &walk.segments {
         let idx = reports.len();
-        reports.push(judge_segment(src, host, w, idx, &dirs, ctx, &mut hits)?);
+        reports.push(if hits.len() < MAX_HITS {
+            judge_segment(src, host, w, idx, &dirs, ctx, &mut hits)?
+        } else {
+            judge_segment_past_bound(src, host, w, idx, &dirs, ctx, &mut hits)?
+        });
     }
     // Content rules (deny/ask) over the raw text and its dequoted form.
     let dq = shell::dequote(command);
@@ -340,7 +361,7 @@ pub fn decide_walked(
         }
     }
     // Deny and ask rules also meet the whole command (operators and redirections kept).
-    whole::hits(src, host, command, &mut hits)?;
+    whole::hits(src, host, command, hits.len() < MAX_HITS, &mut hits)?;
     let counted: Vec<&SegmentReport> = reports.iter().filter(|r| !r.deny_only).collect();
     let any_unatt = !global.is_empty() || reports.iter().any(|r| !r.unattestable.is_empty());
     let all_allowed = counted
@@ -348,6 +369,108 @@ pub fn decide_walked(
         .any(|r| r.decision == Decision::Allow && r.command)
         && counted.iter().all(|r| r.decision == Decision::Allow);
     finish(src, hits, reports, global, any_unatt, all_allowed)
+}
+
+/// Rule matches a command's segments may list (docs/contract.md#c-bounds). Every (segment,
+/// rule) pair is a match: 10,000 rules that all match every one of 4,000 segments are 40
+/// million, which no decision can list in time. Once this many are listed, each later
+/// segment is only asked whether a deny or an ask rule matches it — the scan of a reading
+/// stops at its first definite deny — and is unattestable: the command is denied when a
+/// deny matched anywhere, else asked, never allowed.
+pub const MAX_HITS: usize = 10_000;
+
+/// Why a segment past [`MAX_HITS`] is unattestable.
+pub const PAST_MAX_HITS: &str = "more than 10,000 rule matches in one command";
+
+/// A segment judged after [`MAX_HITS`]: at most one hit, the first definite deny found
+/// (else the first ask or possible deny), and never an allow.
+fn judge_segment_past_bound(
+    src: &dyn RuleSource,
+    host: &str,
+    w: &shell::Walked,
+    idx: usize,
+    dirs: &Option<Vec<std::path::PathBuf>>,
+    ctx: &Context,
+    hits: &mut Vec<Hit>,
+) -> Result<SegmentReport, Corrupt> {
+    let (seg, rd) = (&w.seg, &w.rd);
+    let mut first = FirstRestrict::default();
+    for reading in &rd.deny {
+        if first.deny.is_some() {
+            break;
+        }
+        src.match_segment_until(reading, Side::Restrict, host, &mut |rule, m| {
+            first.see(src, rule, m == Match::Possible)
+        })?;
+        if let Some(e) = first.err {
+            return Err(e);
+        }
+    }
+    if first.deny.is_none() {
+        touches(src, w, dirs, ctx, host, &mut |rule, possible| {
+            first.see(src, rule, possible);
+        })?;
+        if let Some(e) = first.err {
+            return Err(e);
+        }
+    }
+    let hit = match (first.deny, first.ask) {
+        (Some(rule), _) => Some((rule, Verdict::Deny, false)),
+        (None, Some((rule, possible))) => Some((rule, src.verdict(rule)?, possible)),
+        _ => None,
+    };
+    if let Some((rule, verdict, possible)) = hit {
+        hits.push(Hit {
+            rule,
+            verdict,
+            possible,
+            segment: Some(idx),
+        });
+    }
+    let mut unatt: Vec<String> = rd.unattestable.iter().map(|s| s.to_string()).collect();
+    push_unique(&mut unatt, PAST_MAX_HITS);
+    let no_command = seg.words.is_empty() || seg.words.iter().all(|w| w.unquoted() == Some("}"));
+    Ok(SegmentReport {
+        text: seg.text.clone(),
+        decision: if first.deny.is_some() {
+            Decision::Deny
+        } else {
+            Decision::Ask
+        },
+        depth: seg.depth,
+        unattestable: unatt,
+        deny_only: seg.deny_only,
+        command: !no_command,
+    })
+}
+
+/// The first definite deny and the first ask (or possible deny) among the deny/ask
+/// matches seen; `see` answers whether to keep looking (not once a definite deny is found).
+#[derive(Default)]
+struct FirstRestrict {
+    deny: Option<u32>,
+    ask: Option<(u32, bool)>,
+    err: Option<Corrupt>,
+}
+
+impl FirstRestrict {
+    fn see(&mut self, src: &dyn RuleSource, rule: u32, possible: bool) -> bool {
+        match src.verdict(rule) {
+            Err(e) => {
+                self.err = Some(e);
+                false
+            }
+            Ok(Verdict::Allow) => true,
+            Ok(Verdict::Deny) if !possible => {
+                self.deny = Some(rule);
+                false
+            }
+            Ok(_) => {
+                self.ask.get_or_insert((rule, possible));
+                true
+            }
+        }
+    }
 }
 
 /// One segment of a walked command: its deny/ask hits (readings, files and URLs it

@@ -106,7 +106,17 @@ impl Protected {
     }
 
     fn check_tool(&self, tool: &str, subject: &str, input: &str, cwd: &Path) -> Option<Finding> {
-        if matches!(tool, tools::READ | tools::WEBFETCH | tools::WEBSEARCH) {
+        if tool == tools::READ {
+            // The audit log holds what the agent was denied and why: reading it asks.
+            let p = self.resolve(subject.as_bytes(), cwd);
+            return self.reads_audit(&p, true).then(|| Finding {
+                verdict: Verdict::Ask,
+                what: format!("{tool} of polc's audit log {}", p.display()),
+                paths: vec![p],
+                rule_id: RULE_ID,
+            });
+        }
+        if matches!(tool, tools::WEBFETCH | tools::WEBSEARCH) {
             return None;
         }
         let mut strings: Vec<String> = vec![subject.to_string()];
@@ -261,6 +271,9 @@ impl Protected {
         });
         // Links and moved folders this command makes: a path under one is unknown.
         let mut created: Vec<PathBuf> = Vec::new();
+        // Symbolic links this command makes (name, target): a later path through one
+        // (`ln -s .claude c; rm -rf c/`) reaches the target.
+        let mut links: Vec<(PathBuf, PathBuf)> = Vec::new();
         let mut unattestable = !walk.unattestable.is_empty();
         // A copy of polc's binary made anywhere in the command (`cat polc | tee x`).
         let command_writes = walk
@@ -297,6 +310,10 @@ impl Protected {
                 let writes = command_writes;
                 for u in &e.files {
                     self.check_use(e, u, &cwds, &created, writes, &mut worst);
+                    self.through_links(e, u, &cwds, &links, &created, writes, &mut worst);
+                }
+                if e.program == "ln" {
+                    self.symlinks_made(stage, &cwds, &mut links);
                 }
                 if matches!(e.program.as_str(), "ln" | "link" | "mv" | "cp") {
                     for u in e.files.iter().filter(|u| u.access == Access::Write) {
@@ -351,6 +368,140 @@ impl Protected {
         }
     }
 
+    /// `ln -s TARGET NAME` (also `-sT`, `--symbolic`, `-t DIR`, several targets into a
+    /// folder): record each link's name and target, the target read through the links made
+    /// before it (`ln -s .claude c && ln -s c d`). A relative target is relative to the
+    /// link's folder.
+    fn symlinks_made(
+        &self,
+        stage: &[Vec<u8>],
+        cwds: &Option<Vec<PathBuf>>,
+        links: &mut Vec<(PathBuf, PathBuf)>,
+    ) {
+        let Some(cwds) = cwds else { return };
+        let args = &stage[1.min(stage.len())..];
+        let mut symbolic = false;
+        let mut dir: Option<&[u8]> = None;
+        let mut ops: Vec<&[u8]> = Vec::new();
+        let mut k = 0;
+        let mut after = false;
+        while k < args.len() {
+            let a = args[k].as_slice();
+            k += 1;
+            if after || !a.starts_with(b"-") || a == b"-" {
+                ops.push(a);
+                continue;
+            }
+            if a == b"--" {
+                after = true;
+            } else if a.starts_with(b"--") {
+                let name = a.split(|&b| b == b'=').next().unwrap_or(a);
+                if name.len() >= 4 && b"--symbolic".starts_with(name) {
+                    symbolic = true;
+                } else if name.len() >= 4 && b"--target-directory".starts_with(name) {
+                    dir = match a.iter().position(|&b| b == b'=') {
+                        Some(i) => Some(&a[i + 1..]),
+                        None => {
+                            k += 1;
+                            args.get(k - 1).map(|v| v.as_slice())
+                        }
+                    };
+                } else if name.len() >= 4 && b"--suffix".starts_with(name) && !a.contains(&b'=') {
+                    k += 1;
+                }
+            } else {
+                // A short cluster: `-s`, `-sf`, `-sT`, `-st DIR`, `-S SUF`.
+                symbolic |= a.contains(&b's');
+                if let Some(i) = a.iter().position(|&b| b == b't' || b == b'S') {
+                    let v = if i + 1 < a.len() {
+                        Some(&a[i + 1..])
+                    } else {
+                        k += 1;
+                        args.get(k - 1).map(|v| v.as_slice())
+                    };
+                    if a[i] == b't' {
+                        dir = v;
+                    }
+                }
+            }
+        }
+        if !symbolic || ops.is_empty() {
+            return;
+        }
+        let mut pairs: Vec<(Vec<u8>, &[u8])> = Vec::new();
+        let join = |d: &[u8], t: &[u8]| {
+            let mut v = d.to_vec();
+            v.push(b'/');
+            v.extend_from_slice(crate::shell::effects::basename(t));
+            v
+        };
+        match (dir, ops.len()) {
+            (Some(d), _) => pairs.extend(ops.iter().map(|t| (join(d, t), *t))),
+            (None, 1) => pairs.push((crate::shell::effects::basename(ops[0]).to_vec(), ops[0])),
+            (None, n) => {
+                let last = ops[n - 1];
+                for t in &ops[..n - 1] {
+                    // NAME itself, or NAME/BASENAME when NAME is an existing folder.
+                    if n == 2 {
+                        pairs.push((last.to_vec(), *t));
+                    }
+                    pairs.push((join(last, t), *t));
+                }
+            }
+        }
+        for (name, target) in pairs {
+            for cwd in cwds {
+                let name = self.resolve(&name, cwd);
+                let parent = name.parent().unwrap_or(Path::new("/")).to_path_buf();
+                let mut target = self.resolve(target, &parent);
+                // A target through a link made before: that link's target.
+                if let Some((n, t)) = links.iter().find(|(n, _)| target.starts_with(n)) {
+                    if let Ok(rest) = target.strip_prefix(n) {
+                        target = t.join(rest);
+                    }
+                }
+                if !links.contains(&(name.clone(), target.clone())) && links.len() < 64 {
+                    links.push((name, target));
+                }
+            }
+        }
+    }
+
+    /// A use whose path goes through a link this command made earlier (`c/x`, or `c/`
+    /// itself: a trailing slash follows the link) is also checked at the link's target.
+    #[allow(clippy::too_many_arguments)]
+    fn through_links(
+        &self,
+        e: &Effects,
+        u: &FileUse,
+        cwds: &Option<Vec<PathBuf>>,
+        links: &[(PathBuf, PathBuf)],
+        created: &[PathBuf],
+        segment_writes: bool,
+        worst: &mut Worst,
+    ) {
+        if links.is_empty() {
+            return;
+        }
+        let Target::Paths(ps) = self.targets(&u.path, cwds) else {
+            return;
+        };
+        let slash = u.path.ends_with(b"/") || u.path.ends_with(b"/.");
+        for p in ps {
+            for (name, target) in links {
+                let Ok(rest) = p.strip_prefix(name) else {
+                    continue;
+                };
+                if rest.as_os_str().is_empty() && !slash {
+                    // The link itself (`rm c`), not what it points to.
+                    continue;
+                }
+                let q = target.join(rest);
+                self.check_path(&e.program, u, &q, created, segment_writes, worst);
+            }
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn check_use(
         &self,
@@ -386,6 +537,8 @@ impl Protected {
                 let hits = pats
                     .iter()
                     .any(|pat| self.pattern_hits(pat, u.access.writes()));
+                let reads_audit = u.access == Access::Read
+                    && pats.iter().any(|pat| self.pattern_reads_audit(pat));
                 // `git rm '*.json'`, `git rm -r ':(glob).c*'`: git matches its own glob
                 // against every tracked path (its `*` crosses `/`), so a protected path the
                 // pattern meets is removed for certain, not maybe (an expansion, UNKNOWN,
@@ -403,7 +556,9 @@ impl Protected {
                         ),
                         None,
                     );
-                } else if hits && (u.access.writes() || u.access == Access::Unknown) {
+                } else if (hits && (u.access.writes() || u.access == Access::Unknown))
+                    || reads_audit
+                {
                     worst.raise(
                         Verdict::Ask,
                         format!(
@@ -492,26 +647,42 @@ impl Protected {
                 format!("`{prog}` is given protected path {}", p.display()),
                 Some(p),
             ),
-            Access::Read
-                if segment_writes
-                    && u.recursive
-                    && self.binaries().iter().any(|b| b.starts_with(p)) =>
-            {
-                worst.raise(
-                    Verdict::Deny,
-                    format!("`{prog}` copies {}, which holds polc's binary", p.display()),
-                    Some(p),
-                )
-            }
-            Access::Read if segment_writes && self.is_binary(p) => worst.raise(
+            Access::Read => self.check_read(prog, u, p, segment_writes, worst),
+            _ => {}
+        }
+    }
+
+    /// A read: copying polc's binary (with a write in the segment), or the audit log.
+    fn check_read(
+        &self,
+        prog: &str,
+        u: &FileUse,
+        p: &Path,
+        segment_writes: bool,
+        worst: &mut Worst,
+    ) {
+        if segment_writes && u.recursive && self.binaries().iter().any(|b| b.starts_with(p)) {
+            worst.raise(
+                Verdict::Deny,
+                format!("`{prog}` copies {}, which holds polc's binary", p.display()),
+                Some(p),
+            )
+        } else if segment_writes && self.is_binary(p) {
+            worst.raise(
                 Verdict::Deny,
                 format!(
                     "`{prog}` copies polc's binary {} (a renamed copy escapes the hook's checks)",
                     p.display()
                 ),
                 Some(p),
-            ),
-            _ => {}
+            )
+        } else if self.reads_audit(p, u.recursive) {
+            // Issue 14: the audit log records what the agent was denied and why.
+            worst.raise(
+                Verdict::Ask,
+                format!("`{prog}` reads polc's audit log {}", p.display()),
+                Some(p),
+            )
         }
     }
 }

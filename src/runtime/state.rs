@@ -40,37 +40,7 @@ pub fn refuse_install() -> Option<&'static str> {
     )
 }
 
-fn test_override(_var: &str) -> Option<PathBuf> {
-    #[cfg(feature = "test-paths")]
-    {
-        if let Some(v) = std::env::var_os(_var) {
-            let p = PathBuf::from(v);
-            if p.is_absolute() {
-                return Some(p);
-            }
-        }
-    }
-    None
-}
-
-/// The user's polc config folder (user table, trust list).
-pub fn config_dir() -> Option<PathBuf> {
-    test_override("POLC_CONFIG_DIR")
-        .or_else(|| super::trust::passwd_home().map(|h| h.join(".config").join("polc")))
-}
-
-/// The integrity cache folder.
-pub fn cache_dir() -> Option<PathBuf> {
-    test_override("POLC_CACHE_DIR")
-        .or_else(|| super::trust::passwd_home().map(|h| h.join(".cache").join("polc")))
-}
-
-/// The state folder (session starts, recorded tables).
-pub fn state_dir() -> Option<PathBuf> {
-    test_override("POLC_STATE_DIR").or_else(|| {
-        super::trust::passwd_home().map(|h| h.join(".local").join("state").join("polc"))
-    })
-}
+pub use crate::places::{cache_dir, config_dir, state_dir};
 
 /// The crash-injection switch of the fail-closed tests (`POLC_HOOK_SELFTEST`); always
 /// `None` outside a `test-paths` build.
@@ -111,7 +81,7 @@ pub fn name_of(parts: &[&[u8]]) -> String {
         }
         h.update(p);
     }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    super::trust::hex(&h.finalize())
 }
 
 /// `fields` joined by TAB, sealed with their FNV-1a 64, newline-terminated.

@@ -10,9 +10,12 @@ use super::{Context, Corrupt, PathQuery, RuleDesc, RuleFacts, RuleSource, Score,
 use crate::ir::{PatternKind, Verdict};
 use crate::paths::Anchor;
 use crate::pattern::{self, tool_matches, Match, Reading, STAR, WILD};
+use crate::table::sections::content::IndexMemo;
 use crate::table::sections::groups::Group;
 use crate::table::sections::keys::{host_applies, tool_lookup_keys, KEY_WORDS};
 use crate::table::sections::{Bad, GroupIndex, Kind, Rule, SectionError, Sections, Span};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::Path;
 
 impl From<SectionError> for Corrupt {
@@ -40,6 +43,14 @@ impl<T> Where<T> for Option<T> {
 
 pub struct TableRules<'a> {
     s: Sections<'a>,
+    /// What index lookups learnt, kept for the next lookup of the same index (a command's
+    /// segments ask the same filters thousands of times): per group filter, keyed by (allow
+    /// side?, filter offset), and for the content index.
+    filter_memo: RefCell<HashMap<(bool, u32), IndexMemo<'a>>>,
+    content_memo: RefCell<IndexMemo<'a>>,
+    /// Segment entries tested (tests assert the work is linear in the command).
+    #[cfg(test)]
+    pub(crate) tested: std::cell::Cell<u64>,
 }
 
 impl<'a> TableRules<'a> {
@@ -48,6 +59,10 @@ impl<'a> TableRules<'a> {
     pub fn new(get: impl Fn(u32) -> Option<&'a [u8]>) -> Result<TableRules<'a>, SectionError> {
         Ok(TableRules {
             s: Sections::new(get)?,
+            filter_memo: RefCell::default(),
+            content_memo: RefCell::default(),
+            #[cfg(test)]
+            tested: Default::default(),
         })
     }
 
@@ -144,36 +159,47 @@ impl<'a> TableRules<'a> {
         g: &Group,
         reading: &Reading<'_>,
         host: &str,
-        f: &mut dyn FnMut(u32, Match),
-    ) -> Result<(), Corrupt> {
+        f: &mut dyn FnMut(u32, Match) -> bool,
+    ) -> Result<bool, Corrupt> {
         let bad = Corrupt::section(self.kinds(idx).0);
         let range = idx.entries(g).at(bad)?;
         let mut memo = Memo {
             on: range.len() > MEMO_MIN,
             ..Memo::default()
         };
-        let Some(cands) = idx
-            .candidates(g, &self.s.strings, reading.known())
-            .at(bad)?
-        else {
+        let cands = {
+            let mut memos = self.filter_memo.borrow_mut();
+            let memo = memos
+                .entry((std::ptr::eq(idx, &self.s.allow), g.filter.0))
+                .or_default();
+            idx.candidates_memo(g, &self.s.strings, reading.known(), memo)
+                .at(bad)?
+        };
+        let Some(cands) = cands else {
             for e in range {
-                self.match_entry(idx, e, reading, true, host, &mut memo, f)?;
+                if !self.match_entry(idx, e, reading, true, host, &mut memo, f)? {
+                    return Ok(false);
+                }
             }
-            return Ok(());
+            return Ok(true);
         };
         if !reading.has_unknown() {
-            for e in cands {
-                self.match_entry(idx, e, reading, true, host, &mut memo, f)?;
+            for &e in cands.iter() {
+                if !self.match_entry(idx, e, reading, true, host, &mut memo, f)? {
+                    return Ok(false);
+                }
             }
-            return Ok(());
+            return Ok(true);
         }
         // Unknown bytes: every entry may match possibly; only candidates definitely.
-        let mut next = cands.into_iter().peekable();
+        let mut next = cands.iter().copied().peekable();
         for e in range {
             let cand = next.next_if_eq(&e).is_some();
-            self.match_entry(idx, e, reading, cand, host, &mut memo, f)?;
+            if !self.match_entry(idx, e, reading, cand, host, &mut memo, f)? {
+                return Ok(false);
+            }
         }
-        Ok(())
+        Ok(true)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -185,8 +211,10 @@ impl<'a> TableRules<'a> {
         may_be_definite: bool,
         host: &str,
         memo: &mut Memo<'a>,
-        f: &mut dyn FnMut(u32, Match),
-    ) -> Result<(), Corrupt> {
+        f: &mut dyn FnMut(u32, Match) -> bool,
+    ) -> Result<bool, Corrupt> {
+        #[cfg(test)]
+        self.tested.set(self.tested.get() + 1);
         let entry = idx.seg_entry(e).at(Corrupt::record(self.kinds(idx).1, e))?;
         let p = self.bytes(entry.pattern)?;
         let Some((&flag, body)) = p.split_first() else {
@@ -196,7 +224,7 @@ impl<'a> TableRules<'a> {
         // every byte of the reading is known, a longer pattern cannot match.
         let literal = body.len() - body.iter().filter(|&&b| b == STAR).count();
         if !reading.has_unknown() && literal > reading.text().len() {
-            return Ok(());
+            return Ok(true);
         }
         // Match first: the rule record (host mask) is read only for the few that match,
         // so a scan touches the pattern bytes, not the rule records of the whole group.
@@ -205,10 +233,10 @@ impl<'a> TableRules<'a> {
         });
         if let Some(m) = m {
             if host_applies(self.rule(entry.rule)?.hosts(), host) {
-                f(entry.rule, m);
+                return Ok(f(entry.rule, m));
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     fn tool_entry(
@@ -276,7 +304,28 @@ const MEMO_MIN: usize = 16;
 #[derive(Default)]
 struct Memo<'a> {
     on: bool,
-    seen: std::collections::HashMap<(&'a [u8], bool), Option<Match>>,
+    seen: HashMap<(&'a [u8], bool), Option<Match>, std::hash::BuildHasherDefault<PatternHasher>>,
+}
+
+/// A multiply-rotate hash for the memo's keys: pattern bytes from the table (the policy's
+/// author chose them, not the command's), hashed once per entry scanned, where SipHash cost
+/// as much as the match.
+#[derive(Default)]
+struct PatternHasher(u64);
+
+impl std::hash::Hasher for PatternHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            self.0 =
+                (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
 }
 
 impl<'a> Memo<'a> {
@@ -345,6 +394,20 @@ impl RuleSource for TableRules<'_> {
         host: &str,
         f: &mut dyn FnMut(u32, Match),
     ) -> Result<(), Corrupt> {
+        self.match_segment_until(reading, side, host, &mut |r, m| {
+            f(r, m);
+            true
+        })?;
+        Ok(())
+    }
+
+    fn match_segment_until(
+        &self,
+        reading: &[u8],
+        side: Side,
+        host: &str,
+        f: &mut dyn FnMut(u32, Match) -> bool,
+    ) -> Result<bool, Corrupt> {
         let allow = side.is_allow();
         let idx = if allow {
             &self.s.allow
@@ -354,7 +417,9 @@ impl RuleSource for TableRules<'_> {
         let strings = &self.s.strings;
         let bad = Corrupt::section(self.kinds(idx).0);
         let prepared = Reading::new(reading);
-        self.scan_group(idx, &idx.wild(), &prepared, host, f)?;
+        if !self.scan_group(idx, &idx.wild(), &prepared, host, f)? {
+            return Ok(false);
+        }
         // The reading's first k tokens, k = 1..=KEY_WORDS: one hash lookup each. Groups
         // are sorted by key bytes, so the keys extending a prefix form one run.
         let mut start = 0usize;
@@ -371,20 +436,24 @@ impl RuleSource for TableRules<'_> {
                     if !self.bytes(grp.key)?.starts_with(known) {
                         break;
                     }
-                    self.scan_group(idx, &grp, &prepared, host, f)?;
+                    if !self.scan_group(idx, &grp, &prepared, host, f)? {
+                        return Ok(false);
+                    }
                     g += 1;
                 }
-                return Ok(());
+                return Ok(true);
             }
             if let Some(grp) = idx.find(strings, &reading[..stop]).at(bad)? {
-                self.scan_group(idx, &grp, &prepared, host, f)?;
+                if !self.scan_group(idx, &grp, &prepared, host, f)? {
+                    return Ok(false);
+                }
             }
             match rel {
                 Some(_) => start = stop + 1,
                 None => break,
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     fn match_content(
@@ -396,8 +465,12 @@ impl RuleSource for TableRules<'_> {
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
         let allow = side.is_allow();
-        let cands = self.s.content.candidates(&self.s.strings, texts);
-        for e in cands.at(Corrupt::section(Kind::ContentIndex))? {
+        let cands = self
+            .s
+            .content
+            .candidates_memo(&self.s.strings, texts, &mut self.content_memo.borrow_mut())
+            .at(Corrupt::section(Kind::ContentIndex))?;
+        for e in cands {
             self.content_entry(e, tool, texts, allow, host, f)?;
         }
         Ok(())

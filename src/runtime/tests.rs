@@ -409,7 +409,8 @@ fn content_rules_see_dequoted_text() {
     assert_eq!(both(&p, "psql -h 'prod-db.inter''nal'"), Decision::Deny);
     assert_eq!(both(&p, "psql -h prod-db.inter\"\"nal"), Decision::Deny);
     assert_eq!(both(&p, "psql postgres://u:p@h/db"), Decision::Deny);
-    assert_eq!(both(&p, "psql -h staging"), Decision::Allow);
+    // (`psql -h staging` alone reads SQL from stdin: unattestable, red team session 3 C6.)
+    assert_eq!(both(&p, "psql -h staging -c 'select 1'"), Decision::Allow);
 }
 
 #[test]
@@ -844,4 +845,85 @@ fn home_rules_hold_for_the_real_home_whatever_home_says() {
         decide_file(&p, "read", "/tmp/fake-home/.ssh/id_rsa", &fake),
         Decision::Deny
     );
+}
+
+/// Issue 12 item 6: rules that all match every segment. 300 identical ask rules and 100
+/// segments are 30,000 matches; past `MAX_HITS` later segments are only checked for deny
+/// and ask, so the work stays linear in the command and a deny found late still wins.
+#[test]
+fn matches_past_the_bound_deny_or_ask_never_allow() {
+    let asks: Vec<String> = (0..300).map(|_| "Bash(echo *)".to_string()).collect();
+    let asks: Vec<&str> = asks.iter().map(|s| s.as_str()).collect();
+    let p = policy(&["Bash(echo *)", "Bash(ls *)"], &asks, &["Bash(rm *)"]);
+    let c = crate::compile::compile(&p).unwrap();
+    let t = TableRules::new(|k| c.section(k)).unwrap();
+    let run = |cmd: String| {
+        let req = Request::Bash { command: cmd };
+        let a = decide(&Reference::new(&p), "claude", &req).unwrap();
+        let b = decide(&t, "claude", &req).unwrap();
+        (a, b)
+    };
+    let echoes = vec!["echo a"; 100].join("; ");
+    // A deny after 30,000 matches still denies, from both sources, and is named.
+    let (a, b) = run(format!("{echoes}; rm -rf x"));
+    for o in [&a, &b] {
+        assert_eq!(o.decision, Decision::Deny);
+        assert_eq!(o.winner, Some(302), "the rm deny is named");
+        // The bound, plus the segment that crossed it (301), one per later segment (67)
+        // and the whole command's (300).
+        assert!(
+            o.hits.len() <= MAX_HITS + 301 + 67 + 300,
+            "{} hits kept",
+            o.hits.len()
+        );
+        assert!(o.unattestable.iter().any(|u| u == PAST_MAX_HITS));
+    }
+    // Past the bound nothing is allowed: 300 allow rules that all match 40 segments are
+    // 12,000 matches (asked); 20 segments are 6,000 (allowed, every match listed).
+    let p2 = policy(&["Bash(ls *)"; 300], &[], &[]);
+    for (n, want, listed) in [(40, Decision::Ask, false), (20, Decision::Allow, true)] {
+        let req = Request::Bash {
+            command: vec!["ls a"; n].join("; "),
+        };
+        let a = decide(&Reference::new(&p2), "claude", &req).unwrap();
+        let c2 = crate::compile::compile(&p2).unwrap();
+        let b = decide(&TableRules::new(|k| c2.section(k)).unwrap(), "claude", &req).unwrap();
+        assert_eq!((a.decision, b.decision), (want, want), "{n} segments");
+        assert_eq!(a.hits.len() == n * 300, listed);
+        assert_eq!(a, b);
+    }
+    // Under the bound nothing changes: both sources agree exactly.
+    assert_eq!(both(&p, "echo a; echo b; ls"), Decision::Ask);
+    let (a, b) = run("echo a; ls x".into());
+    assert_eq!(a, b);
+    assert_eq!(
+        a.hits.len(),
+        // `echo a`: 300 asks and an allow; the whole command: the 300 asks; `ls x`: an allow.
+        300 + 1 + 300 + 1,
+        "every match is listed under the bound"
+    );
+}
+
+/// The table's work for rules that all match every segment is linear in the segments: a
+/// segment past the bound stops at its first definite deny instead of testing all 1,000.
+#[test]
+fn identical_matching_rules_are_not_tested_per_segment() {
+    let denies: Vec<String> = (0..1000).map(|_| "Bash(echo * b *)".to_string()).collect();
+    let denies: Vec<&str> = denies.iter().map(|s| s.as_str()).collect();
+    let p = policy(&[], &[], &denies);
+    let c = crate::compile::compile(&p).unwrap();
+    let t = TableRules::new(|k| c.section(k)).unwrap();
+    let cmd = vec!["echo a b c"; 2000].join("; ");
+    let out = decide(&t, "claude", &Request::Bash { command: cmd }).unwrap();
+    assert_eq!(out.decision, Decision::Deny);
+    assert_eq!(out.winner, Some(0), "ties go to source order");
+    // 2,000 segments × 1,000 rules would be 2,000,000 tests (times the readings).
+    let tested = t.tested.get();
+    assert!(tested < 200_000, "{tested} entry tests");
+    // A segment that matches nothing costs no more than its candidates.
+    let t2 = TableRules::new(|k| c.section(k)).unwrap();
+    let cmd = vec!["ls x"; 2000].join("; ");
+    let out = decide(&t2, "claude", &Request::Bash { command: cmd }).unwrap();
+    assert_eq!(out.decision, Decision::Default);
+    assert!(t2.tested.get() < 10_000, "{} entry tests", t2.tested.get());
 }

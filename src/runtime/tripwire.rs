@@ -172,7 +172,7 @@ pub enum Seen {
 }
 
 fn hex(d: &[u8]) -> String {
-    d.iter().map(|b| format!("{b:02x}")).collect()
+    super::trust::hex(d)
 }
 
 fn stat_part(m: &std::fs::Metadata, link: Option<&std::fs::Metadata>) -> String {
@@ -508,10 +508,33 @@ fn write(state_dir: &Path, root: &Path, prints: &[Print]) -> std::io::Result<()>
 }
 
 fn now(root: &Path, known: Option<&[Print]>) -> Vec<Print> {
+    // Most watched paths sit in a few folders (`.claude/`, `.gemini/`, `.github/`, …) that
+    // a project mostly lacks: one `lstat` of an absent folder answers for everything under
+    // it (a lookup under a missing component is "no such file" too, so the prints are the
+    // ones `print` would give). 31 `lstat`s become 13 when none exists (each a system call,
+    // microseconds on a VM, on every hook call). Only "no such file" is taken as absent: a
+    // folder that is a link, a file or unreadable is looked into path by path as before.
+    let mut absent: Vec<(&str, bool)> = Vec::new();
     WATCHED
         .iter()
         .enumerate()
-        .map(|(i, rel)| print(root, rel, known.and_then(|k| k.get(i))))
+        .map(|(i, rel)| {
+            if let Some((top, _)) = rel.split_once('/') {
+                let gone = match absent.iter().find(|(t, _)| *t == top) {
+                    Some(&(_, g)) => g,
+                    None => {
+                        let g = matches!(std::fs::symlink_metadata(root.join(top)),
+                            Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+                        absent.push((top, g));
+                        g
+                    }
+                };
+                if gone {
+                    return Print::Absent;
+                }
+            }
+            print(root, rel, known.and_then(|k| k.get(i)))
+        })
         .collect()
 }
 
@@ -756,6 +779,32 @@ mod tests {
             panic!("a vanished hook folder must trip")
         };
         assert_eq!(ch[0].what, "disappeared");
+    }
+
+    /// The absent-folder shortcut of `now` gives exactly the prints of one `print` a path,
+    /// whatever the top folders are: absent, a file, a link to a folder, a dangling link.
+    #[test]
+    fn absent_folder_shortcut_prints_as_each_path_would() {
+        let (t, root, st) = setup();
+        let other = t.path().join("elsewhere");
+        std::fs::create_dir_all(other.join("hooks")).unwrap();
+        std::fs::write(other.join("settings.json"), "{}").unwrap();
+        std::fs::write(root.join(".gemini"), "a file where a folder goes").unwrap();
+        std::os::unix::fs::symlink(&other, root.join(".claude")).unwrap();
+        std::os::unix::fs::symlink(t.path().join("nowhere"), root.join(".cursor")).unwrap();
+        std::fs::create_dir_all(root.join(".vscode")).unwrap();
+        let each: Vec<Print> = WATCHED.iter().map(|r| print(&root, r, None)).collect();
+        assert_eq!(now(&root, None), each);
+        assert!(matches!(each[0], Print::File { .. }), "{:?}", each[0]);
+        // Then a file appears under a folder that was absent: seen.
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        std::fs::create_dir_all(root.join(".factory")).unwrap();
+        std::fs::write(root.join(".factory/settings.json"), "{}").unwrap();
+        let Ok(Seen::Changed(ch)) = check(&st, &root) else {
+            panic!("a file under a new folder must trip")
+        };
+        assert_eq!(ch[0].path, root.join(".factory/settings.json"));
+        assert_eq!(ch[0].what, "appeared");
     }
 
     #[test]

@@ -16,18 +16,32 @@ use crate::pattern::{normalise_blanks, Match};
 /// hook's work fixed whatever the command).
 const MAX_TEXTS: usize = 96;
 
-/// Add a hit for every deny/ask bash rule that matches a whole-command text.
+/// Add a hit for every deny/ask bash rule that matches a whole-command text. Not `all`
+/// (past `runtime::MAX_HITS`): each text's scan stops at its first definite deny.
 pub fn hits(
     src: &dyn RuleSource,
     host: &str,
     command: &str,
+    all: bool,
     out: &mut Vec<Hit>,
 ) -> Result<(), Corrupt> {
     let mut found: Vec<(u32, bool)> = Vec::new();
+    let mut err = Ok(());
     for text in texts(command) {
-        src.match_segment(text.as_bytes(), Side::Restrict, host, &mut |rule, m| {
-            found.push((rule, m == Match::Possible))
+        src.match_segment_until(text.as_bytes(), Side::Restrict, host, &mut |rule, m| {
+            found.push((rule, m == Match::Possible));
+            if all || m == Match::Possible {
+                return true;
+            }
+            match src.verdict(rule) {
+                Ok(v) => v != Verdict::Deny,
+                Err(e) => {
+                    err = Err(e);
+                    false
+                }
+            }
         })?;
+        err?;
     }
     found.sort_unstable();
     found.dedup_by_key(|x| x.0);

@@ -76,6 +76,10 @@ pub struct Verdicts {
     pub reason: String,
     /// End the agent's turn (the host's form, if it has one), with this reason.
     pub interrupt: bool,
+    /// The session's rules looked at this call: a sequence step matched it (as a first, a
+    /// middle or a last step, possibly), or denial limits are on. Such an allow is never
+    /// remembered (`remember.rs`).
+    pub touched: bool,
     /// The record to append.
     pub call: Call,
 }
@@ -236,6 +240,15 @@ fn rank(d: Decision) -> u8 {
     }
 }
 
+/// The decision as the session's rules change it, step by step.
+struct Acc {
+    decision: Decision,
+    reason: String,
+    interrupt: bool,
+    touched: bool,
+    flags: String,
+}
+
 /// Applies the session's rules to a decision already made.
 pub fn apply(
     f: &Features<'_>,
@@ -244,10 +257,53 @@ pub fn apply(
     d: (Decision, String),
     summary: String,
 ) -> Result<Verdicts, String> {
-    let (mut decision, mut reason) = d;
-    let mut interrupt = false;
+    let mut acc = Acc {
+        decision: d.0,
+        reason: d.1,
+        interrupt: false,
+        touched: f.limits.is_some(),
+        flags: String::new(),
+    };
+    let mut seq_updates = sequences(f, st, call, &mut acc)?;
+    // A step counts unless polc denied the call.
+    if acc.decision == Decision::Deny {
+        seq_updates.retain(|(id, k)| st.seqs.get(id).copied().unwrap_or(0) >= *k);
+    }
+    let counting = !call.permission_request;
+    if let Some(l) = &f.limits {
+        limits(l, st, call, counting, &mut acc);
+    }
+    if counting && acc.decision == Decision::Ask && call.can_prompt && !call.tool_use_id.is_empty()
+    {
+        acc.flags.push('Q');
+    }
+    Ok(Verdicts {
+        decision: acc.decision,
+        reason: acc.reason,
+        interrupt: acc.interrupt,
+        touched: acc.touched,
+        call: Call {
+            time_ms: super::store::now_ms(),
+            host: call.host.to_string(),
+            answer: acc.decision.as_str().to_string(),
+            flags: acc.flags,
+            tool_use_id: call.tool_use_id.to_string(),
+            turn: call.turn.to_string(),
+            seqs: seq_updates,
+            summary,
+        },
+    })
+}
+
+/// Every sequence rule over the call's requests: how far each gets (the updates to record),
+/// and the verdict of one the call completes.
+fn sequences(
+    f: &Features<'_>,
+    st: &State,
+    call: &CallInfo<'_>,
+    acc: &mut Acc,
+) -> Result<Vec<(String, u8)>, String> {
     let mut seq_updates: Vec<(String, u8)> = Vec::new();
-    // ---- sequence rules
     let walks: Vec<Option<crate::shell::Walk>> = if f.sequences.is_empty() {
         Vec::new()
     } else {
@@ -285,6 +341,7 @@ pub fn apply(
                         .collect(),
                 })
                 .collect();
+            acc.touched |= steps.iter().any(|s| !s.is_empty());
             let got = advance(&steps, done0);
             // The strongest reading: a definite fire, then a possible one, then the furthest.
             let score = |g: &(usize, Option<bool>)| match g.1 {
@@ -299,38 +356,7 @@ pub fn apply(
         let (done, fired) = best;
         match fired {
             Some(possible) => {
-                let v: Decision = if possible {
-                    Decision::Ask
-                } else {
-                    seq.verdict.into()
-                };
-                if rank(v) > rank(decision) || (v == decision && v == Decision::Deny) {
-                    let why = seq
-                        .reason
-                        .as_deref()
-                        .map(|r| format!(": {r}"))
-                        .unwrap_or_default();
-                    let what = if possible {
-                        "a later step may be this sequence's last (a program of unknown network effect)"
-                    } else {
-                        "this call completes the sequence"
-                    };
-                    let at = if seq.line > 0 {
-                        format!("{}:{}", seq.file, seq.line)
-                    } else {
-                        seq.file.clone()
-                    };
-                    reason = crate::host::answer::clip(&format!(
-                        "polc {}: rule {} ({at}) `{}` — {what} in this session{why}",
-                        v.as_str(),
-                        seq.id,
-                        seq.text
-                    ));
-                    decision = v;
-                }
-                if !possible && seq.interrupt && seq.verdict == Verdict::Deny {
-                    interrupt = true;
-                }
+                fire(seq, possible, acc);
                 // Armed for the rest of the session.
                 seq_updates.push((seq.id.clone(), (n - 1) as u8));
             }
@@ -338,70 +364,88 @@ pub fn apply(
             None => {}
         }
     }
-    // A step counts unless polc denied the call.
-    if decision == Decision::Deny {
-        seq_updates.retain(|(id, k)| st.seqs.get(id).copied().unwrap_or(0) >= *k);
+    Ok(seq_updates)
+}
+
+/// The call completes `seq` (definitely, or `possible`: a program of unknown network
+/// effect): its verdict (ask when only possible), and its interrupt.
+fn fire(seq: &CSequence, possible: bool, acc: &mut Acc) {
+    let v: Decision = if possible {
+        Decision::Ask
+    } else {
+        seq.verdict.into()
+    };
+    if rank(v) > rank(acc.decision) || (v == acc.decision && v == Decision::Deny) {
+        let why = seq
+            .reason
+            .as_deref()
+            .map(|r| format!(": {r}"))
+            .unwrap_or_default();
+        let what = if possible {
+            "a later step may be this sequence's last (a program of unknown network effect)"
+        } else {
+            "this call completes the sequence"
+        };
+        let at = if seq.line > 0 {
+            format!("{}:{}", seq.file, seq.line)
+        } else {
+            seq.file.clone()
+        };
+        acc.reason = crate::host::answer::clip(&format!(
+            "polc {}: rule {} ({at}) `{}` — {what} in this session{why}",
+            v.as_str(),
+            seq.id,
+            seq.text
+        ));
+        acc.decision = v;
     }
-    // ---- denial limits
-    let mut flags = String::new();
-    let counting = !call.permission_request;
-    if let Some(l) = &f.limits {
-        let mut cur = st.clone();
-        let past_before = st.past(l);
-        if counting && !call.turn.is_empty() && call.turn != st.last_turn && !past_before {
-            flags.push('T');
-            cur.consecutive = 0;
-        }
-        let past = cur.past(l);
-        if past && decision != Decision::Deny {
-            let what = if cur.consecutive >= l.consecutive {
-                format!(
-                    "{} denials in a row (limit {})",
-                    cur.consecutive, l.consecutive
-                )
-            } else {
-                format!("{} denials in this session (limit {})", cur.total, l.total)
-            };
-            reason = crate::host::answer::clip(&format!(
-                "polc ask: {what}; until a person approves a call polc asked about or runs `polc session reset`, every call needs approval (was: {reason})"
+    if !possible && seq.interrupt && seq.verdict == Verdict::Deny {
+        acc.interrupt = true;
+    }
+}
+
+/// Denial limits: past one, anything but deny asks; a deny counts (and may interrupt where
+/// nobody can be asked); an allow under the limits, or a new turn, restarts the run.
+fn limits(l: &Limits, st: &State, call: &CallInfo<'_>, counting: bool, acc: &mut Acc) {
+    let mut cur = st.clone();
+    let past_before = st.past(l);
+    if counting && !call.turn.is_empty() && call.turn != st.last_turn && !past_before {
+        acc.flags.push('T');
+        cur.consecutive = 0;
+    }
+    let past = cur.past(l);
+    if past && acc.decision != Decision::Deny {
+        let what = if cur.consecutive >= l.consecutive {
+            format!(
+                "{} denials in a row (limit {})",
+                cur.consecutive, l.consecutive
+            )
+        } else {
+            format!("{} denials in this session (limit {})", cur.total, l.total)
+        };
+        acc.reason = crate::host::answer::clip(&format!(
+            "polc ask: {what}; until a person approves a call polc asked about or runs `polc session reset`, every call needs approval (was: {})",
+            acc.reason
+        ));
+        acc.decision = Decision::Ask;
+    }
+    if counting && acc.decision == Decision::Deny {
+        acc.flags.push('D');
+        cur.consecutive += 1;
+        cur.total += 1;
+        // Passing a limit where no person can be asked ends the turn, once.
+        if !past && cur.past(l) && !call.can_prompt && !st.interrupted {
+            acc.flags.push('I');
+            acc.interrupt = true;
+            acc.reason = crate::host::answer::clip(&format!(
+                "{} (denial limit reached: polc stops this turn; a person must look at the session)",
+                acc.reason
             ));
-            decision = Decision::Ask;
-        }
-        if counting && decision == Decision::Deny {
-            flags.push('D');
-            cur.consecutive += 1;
-            cur.total += 1;
-            // Passing a limit where no person can be asked ends the turn, once.
-            if !past && cur.past(l) && !call.can_prompt && !st.interrupted {
-                flags.push('I');
-                interrupt = true;
-                reason = crate::host::answer::clip(&format!(
-                    "{reason} (denial limit reached: polc stops this turn; a person must look at the session)"
-                ));
-            }
-        }
-        if counting && decision == Decision::Allow && !past {
-            flags.push('Z');
         }
     }
-    if counting && decision == Decision::Ask && call.can_prompt && !call.tool_use_id.is_empty() {
-        flags.push('Q');
+    if counting && acc.decision == Decision::Allow && !past {
+        acc.flags.push('Z');
     }
-    Ok(Verdicts {
-        decision,
-        reason,
-        interrupt,
-        call: Call {
-            time_ms: super::store::now_ms(),
-            host: call.host.to_string(),
-            answer: decision.as_str().to_string(),
-            flags,
-            tool_use_id: call.tool_use_id.to_string(),
-            turn: call.turn.to_string(),
-            seqs: seq_updates,
-            summary,
-        },
-    })
 }
 
 #[cfg(test)]

@@ -56,6 +56,62 @@ pub fn run_calls(
     last
 }
 
+/// What the hook makes of a rewrite example's input in a Claude Code PreToolUse (the rewrite
+/// applies where it does): the rewritten command when the policy allows it, else the input.
+pub fn rewritten(rules: &TableRules<'_>, compiled: &Compiled, input: &str, host: &str) -> String {
+    let ctx = crate::runtime::Context::from_env();
+    let orig = Request::Bash {
+        command: input.to_string(),
+    };
+    if decide(rules, host, &orig).map_or(true, |o| o.decision == Decision::Deny) {
+        return input.to_string();
+    }
+    let Some(f) = super::rewrite::find_in(|k| compiled.section(k), host, input, &ctx) else {
+        return input.to_string();
+    };
+    let req = Request::Bash {
+        command: f.command.clone(),
+    };
+    match decide(rules, host, &req) {
+        Ok(o) if o.decision == Decision::Allow => f.command,
+        _ => input.to_string(),
+    }
+}
+
+/// Every rewrite example: (how many, the failures as diagnostics).
+pub fn check_rewrites(policy: &Policy, compiled: &Compiled) -> (usize, Diagnostics) {
+    let mut d = Diagnostics::new();
+    let mut n = 0;
+    let Ok(rules) = TableRules::new(|k| compiled.section(k)) else {
+        return (0, d);
+    };
+    for r in &policy.session.rewrites {
+        for e in &r.examples {
+            n += 1;
+            let host = e.host.as_deref().unwrap_or("claude");
+            let got = rewritten(&rules, compiled, &e.input, host);
+            if got != e.expect {
+                d.push(Diagnostic {
+                    severity: Severity::Error,
+                    code: crate::syntax::codes::E021,
+                    message: format!(
+                        "rewrite example {:?} expected {:?}, got {got:?}",
+                        e.input, e.expect
+                    ),
+                    span: e.span.clone(),
+                    len: 7,
+                    line_text: String::new(),
+                    help: Some(format!(
+                        "rule `{}`: the hook answers with the rewrite only when the whole policy allows the rewritten command",
+                        r.id
+                    )),
+                });
+            }
+        }
+    }
+    (n, d)
+}
+
 /// Every sequence example of the policy; (how many, the failures).
 pub fn check<'a>(policy: &'a Policy, compiled: &Compiled) -> (usize, Vec<Failure<'a>>) {
     let mut fails = Vec::new();
@@ -94,7 +150,7 @@ pub fn check<'a>(policy: &'a Policy, compiled: &Compiled) -> (usize, Vec<Failure
 }
 
 /// Warnings: hosts where a sequence rule's interrupt is a plain deny, and `polc decide`
-/// callers, which keep no session.
+/// callers, which keep a session only with `--session`.
 pub fn warnings(policy: &Policy) -> Diagnostics {
     let mut d = Diagnostics::new();
     for s in &policy.session.sequences {
@@ -137,7 +193,7 @@ pub fn warnings(policy: &Policy) -> Diagnostics {
         }
         if !no_state.is_empty() {
             push(format!(
-                "sequence `{}`: the plugin callers of `polc decide` ({}) keep no session; the sequence does not apply there",
+                "sequence `{}`: the plugin callers of `polc decide` ({}) keep a session only when they pass `--session ID`; without it the sequence does not apply there",
                 s.id,
                 no_state.join(", ")
             ));
@@ -161,8 +217,17 @@ pub fn gate(
         }
     }
     let (n, fails) = check(policy, compiled);
+    let (nr, rw) = check_rewrites(policy, compiled);
+    if !rw.0.is_empty() {
+        eprint!("{}", rw.render_all());
+        if let Some(sink) = gh {
+            sink.diags(&rw);
+        }
+        eprintln!("error: {} of {nr} rewrite example(s) failed", rw.0.len());
+        return None;
+    }
     if fails.is_empty() {
-        return Some(n);
+        return Some(n + nr);
     }
     let diags = Diagnostics(
         fails
@@ -194,4 +259,50 @@ pub fn gate(
     }
     eprintln!("error: {} of {n} sequence example(s) failed", fails.len());
     None
+}
+
+/// `polc test --format json`: every sequence and rewrite example with its result, and how
+/// many failed.
+pub fn json(policy: &Policy, compiled: &Compiled) -> (serde_json::Value, usize) {
+    let (_, fails) = check(policy, compiled);
+    let mut failed = fails.len();
+    let seqs: Vec<serde_json::Value> = policy
+        .session
+        .sequences
+        .iter()
+        .flat_map(|s| s.examples.iter().map(move |e| (s, e)))
+        .map(|(s, e)| {
+            let f = fails.iter().find(|f| std::ptr::eq(f.example, e));
+            serde_json::json!({
+                "rule": s.id, "file": e.span.file, "line": e.span.line, "column": e.span.column,
+                "calls": e.calls, "host": e.host, "expect": e.expect.as_str(),
+                "got": f.map(|f| f.got.as_str()).unwrap_or(e.expect.as_str()),
+                "ok": f.is_none(), "detail": f.map(|f| f.detail.clone()),
+            })
+        })
+        .collect();
+    let rules = TableRules::new(|k| compiled.section(k)).ok();
+    let rws: Vec<serde_json::Value> = policy
+        .session
+        .rewrites
+        .iter()
+        .flat_map(|r| r.examples.iter().map(move |e| (r, e)))
+        .map(|(r, e)| {
+            let host = e.host.as_deref().unwrap_or("claude");
+            let got = rules
+                .as_ref()
+                .map(|t| rewritten(t, compiled, &e.input, host))
+                .unwrap_or_default();
+            let ok = got == e.expect;
+            failed += usize::from(!ok);
+            serde_json::json!({
+                "rule": r.id, "file": e.span.file, "line": e.span.line, "column": e.span.column,
+                "input": e.input, "host": e.host, "expect": e.expect, "got": got, "ok": ok,
+            })
+        })
+        .collect();
+    (
+        serde_json::json!({"sequences": seqs, "rewrites": rws}),
+        failed,
+    )
 }

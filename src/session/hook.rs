@@ -17,7 +17,15 @@ pub struct After {
     pub decision: Decision,
     pub reason: String,
     pub interrupt: bool,
+    /// The session's rules looked at the call (`check::Verdicts::touched`), or its state
+    /// could not be used: an allow that is never remembered.
+    pub touched: bool,
+    /// The rewritten input was decided and chosen (an allow).
+    pub rewritten: bool,
 }
+
+/// The rewritten alternative of a call (`rewrite.rs`): its request and polc's decision.
+pub type Alt<'a> = Option<(&'a Mapped, (Decision, String))>;
 
 impl After {
     fn keep(d: (Decision, String)) -> After {
@@ -25,6 +33,19 @@ impl After {
             decision: d.0,
             reason: d.1,
             interrupt: false,
+            touched: false,
+            rewritten: false,
+        }
+    }
+
+    /// Without session state: the rewrite if the policy allows it, else the original.
+    fn pick(d: (Decision, String), alt: &Alt<'_>) -> After {
+        match alt {
+            Some((_, ad)) if ad.0 == Decision::Allow => After {
+                rewritten: true,
+                ..After::keep(ad.clone())
+            },
+            _ => After::keep(d),
         }
     }
 
@@ -95,6 +116,8 @@ fn degrade(d: (Decision, String), why: &str) -> After {
             "polc ask: the session's state cannot be used ({why}); the policy has session rules, so a person must approve"
         )),
         interrupt: false,
+        touched: true,
+        rewritten: false,
     }
 }
 
@@ -109,7 +132,9 @@ pub fn summary(mapped: &Mapped) -> String {
 }
 
 /// The session's part of the decision: sequence rules, denial limits, the record of the call.
-/// Opens no file when no loaded table uses a session feature.
+/// Opens no file when no loaded table uses denial limits or sequences. With a rewritten
+/// alternative, that one is chosen when the whole policy, session included, allows it;
+/// else the original (one record either way).
 #[allow(clippy::too_many_arguments)]
 pub fn after_decision(
     host: Host,
@@ -120,6 +145,8 @@ pub fn after_decision(
     cwd: &Path,
     root: &Path,
     d: (Decision, String),
+    alt: Alt<'_>,
+    write: bool,
 ) -> After {
     let mut f = Features::default();
     for l in layers {
@@ -130,22 +157,23 @@ pub fn after_decision(
                 return After::keep(d);
             }
             return After {
-                decision: Decision::Deny,
                 reason: clip(&format!("polc deny: {why}")),
-                interrupt: false,
+                touched: true,
+                ..After::keep((Decision::Deny, String::new()))
             };
         }
     }
-    if f.is_empty() {
-        return After::keep(d);
-    }
     let after = if f.limits.is_none() && f.sequences.is_empty() {
-        After::keep(d)
+        After::pick(d, &alt)
     } else {
-        stateful(&f, host, ev, inp, mapped, cwd, root, d)
+        stateful(&f, host, ev, inp, mapped, cwd, root, d, &alt, write)
     };
-    if let Some(a) = f.audit {
-        audit(a, layers, host, ev, inp, mapped, &after);
+    if let (Some(a), true) = (f.audit, write) {
+        let chosen = match &alt {
+            Some((m, _)) if after.rewritten => m,
+            _ => mapped,
+        };
+        audit(a, layers, host, ev, inp, chosen, &after);
     }
     after
 }
@@ -215,37 +243,58 @@ fn stateful(
     cwd: &Path,
     root: &Path,
     d: (Decision, String),
+    alt: &Alt<'_>,
+    write: bool,
 ) -> After {
     let Some(state_dir) = crate::runtime::state::state_dir() else {
         return degrade(d, "polc has no state folder");
     };
     let k = key(host, inp, root);
     let kr: Vec<&[u8]> = k.iter().map(Vec::as_slice).collect();
-    let open = match store::open(&state_dir, &kr, true) {
-        Ok(Some(o)) => o,
+    // Read-only (`polc decide --session` outside a host's hook): no file is created, and a
+    // session with no state file is a new one.
+    let open = match store::open(&state_dir, &kr, write) {
+        Ok(Some(o)) => Some(o),
+        Ok(None) if !write => None,
         Ok(None) => return degrade(d, "the state file vanished"),
         Err(why) => return degrade(d, &why),
     };
+    let empty = super::record::State::default();
+    let state = open.as_ref().map_or(&empty, |o| &o.state);
     let home = crate::runtime::Context::from_env().home;
     let ctx = crate::runtime::Context {
         cwd: Some(cwd.to_path_buf()),
         project_root: Some(root.to_path_buf()),
         home,
     };
-    let mut reqs = vec![&mapped.request];
-    reqs.extend(mapped.also.iter());
-    let info = CallInfo {
-        host: host.name(),
-        permission_request: ev == Event::PermissionRequest,
-        can_prompt: host.can_prompt(inp.permission_mode.as_deref()),
-        tool_use_id: inp.tool_use_id.as_deref().unwrap_or(""),
-        turn: inp.turn_id.as_deref().unwrap_or(""),
-        requests: &reqs,
-        ctx: &ctx,
+    let run = |m: &Mapped, d: (Decision, String)| {
+        let mut reqs = vec![&m.request];
+        reqs.extend(m.also.iter());
+        let info = CallInfo {
+            host: host.name(),
+            permission_request: ev == Event::PermissionRequest,
+            can_prompt: host.can_prompt(inp.permission_mode.as_deref()),
+            tool_use_id: inp.tool_use_id.as_deref().unwrap_or(""),
+            turn: inp.turn_id.as_deref().unwrap_or(""),
+            requests: &reqs,
+            ctx: &ctx,
+        };
+        check::apply(f, state, &info, d, summary(m))
     };
-    let v = match check::apply(f, &open.state, &info, d.clone(), summary(mapped)) {
-        Ok(v) => v,
-        Err(why) => return degrade(d, &why),
+    // The rewrite when the session allows it too; both read the same snapshot.
+    let chosen = match alt {
+        Some((m, ad)) if ad.0 == Decision::Allow => run(m, ad.clone())
+            .ok()
+            .filter(|v| v.decision == Decision::Allow),
+        _ => None,
+    };
+    let rewritten = chosen.is_some();
+    let v = match chosen {
+        Some(v) => v,
+        None => match run(mapped, d.clone()) {
+            Ok(v) => v,
+            Err(why) => return degrade(d, &why),
+        },
     };
     let ev_c = if ev == Event::PermissionRequest {
         'r'
@@ -256,11 +305,13 @@ fn stateful(
         decision: v.decision,
         reason: v.reason.clone(),
         interrupt: v.interrupt,
+        touched: v.touched,
+        rewritten,
     };
-    if let Err(why) = open.append(&v.call.line(ev_c)) {
-        return degrade((after.decision, after.reason), &why);
+    match open.filter(|_| write).map(|o| o.append(&v.call.line(ev_c))) {
+        Some(Err(why)) => degrade((after.decision, after.reason), &why),
+        _ => after,
     }
-    after
 }
 
 /// Is this a post-tool event (the call ran)?

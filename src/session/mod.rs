@@ -10,4 +10,6 @@ pub mod examples;
 pub mod hook;
 pub mod policy;
 pub mod record;
+pub mod remember;
+pub mod rewrite;
 pub mod store;

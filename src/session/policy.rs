@@ -12,6 +12,8 @@ pub const DEFAULT_TOTAL: u32 = 20;
 pub const SEC_SESSION: u32 = 0x100;
 /// Sections of the step rules' sub-table: `SEC_STEP_BASE + kind` for each table section kind.
 pub const SEC_STEP_BASE: u32 = 0x1000;
+/// Sections of the rewrite rules' sub-table: `SEC_REWRITE_BASE + kind`.
+pub const SEC_REWRITE_BASE: u32 = 0x2000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
@@ -59,17 +61,49 @@ pub struct Sequence {
     pub examples: Vec<SeqExample>,
 }
 
+/// An example of a rewrite rule: the input, and the rewritten input the policy allows (the
+/// input itself: no rewrite applies).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RwExample {
+    pub input: String,
+    pub host: Option<String>,
+    pub expect: String,
+    pub span: Span,
+}
+
+/// `rewrite bash PATTERN+ { append "WORDS" }`, lowered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rewrite {
+    pub id: String,
+    /// When it applies: an allow-side bash rule (the literal reading must match).
+    pub rule: Box<Rule>,
+    /// Plain words added at the end of the command.
+    pub append: Vec<String>,
+    pub reason: Option<String>,
+    pub text: String,
+    pub span: Span,
+    pub tier: Tier,
+    pub examples: Vec<RwExample>,
+}
+
 /// A policy's session features. Empty (the default) = the hook opens no state file.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionPolicy {
     pub limits: Option<Limits>,
     pub sequences: Vec<Sequence>,
     pub audit: Option<Audit>,
+    /// Ids of the allow rules marked `remember` (Claude's `updatedPermissions`).
+    pub remember: Vec<String>,
+    pub rewrites: Vec<Rewrite>,
 }
 
 impl SessionPolicy {
     pub fn is_empty(&self) -> bool {
-        self.limits.is_none() && self.sequences.is_empty() && self.audit.is_none()
+        self.limits.is_none()
+            && self.sequences.is_empty()
+            && self.audit.is_none()
+            && self.remember.is_empty()
+            && self.rewrites.is_empty()
     }
 }
 
@@ -99,20 +133,43 @@ impl CSequence {
     }
 }
 
-/// What one table says about sessions (the `SEC_SESSION` section).
+/// A rewrite as the hook reads it: sub-table rule `rule` (sections `SEC_REWRITE_BASE +
+/// kind`) says where it applies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CRewrite {
+    pub id: String,
+    pub rule: u32,
+    pub append: Vec<String>,
+    pub reason: Option<String>,
+    pub text: String,
+    pub file: String,
+    pub line: u32,
+}
+
+/// What one table says about sessions (the `SEC_SESSION` section). `remember` and
+/// `rewrites` came later with defaults: an older polc ignores them (it then remembers
+/// nothing and decides the original input, which only loses the feature).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
     pub v: u32,
     pub limits: Option<Limits>,
     pub sequences: Vec<CSequence>,
     pub audit: Option<Audit>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remember: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rewrites: Vec<CRewrite>,
 }
 
 pub const CONFIG_VERSION: u32 = 1;
 
 impl Config {
     pub fn is_empty(&self) -> bool {
-        self.limits.is_none() && self.sequences.is_empty() && self.audit.is_none()
+        self.limits.is_none()
+            && self.sequences.is_empty()
+            && self.audit.is_none()
+            && self.remember.is_empty()
+            && self.rewrites.is_empty()
     }
 
     /// From the lowered policy: each rule step becomes sub-table rule number `n` in order.
@@ -149,9 +206,31 @@ impl Config {
                 limits: p.limits,
                 sequences,
                 audit: p.audit,
+                remember: p.remember.clone(),
+                rewrites: Vec::new(),
             },
             rules,
         )
+    }
+
+    /// The rewrites and their sub-table's rules (rule `n` for the `n`th rewrite).
+    pub fn rewrites_of(p: &SessionPolicy) -> (Vec<CRewrite>, Vec<Rule>) {
+        let rules = p.rewrites.iter().map(|r| (*r.rule).clone()).collect();
+        let rw = p
+            .rewrites
+            .iter()
+            .enumerate()
+            .map(|(i, r)| CRewrite {
+                id: r.id.clone(),
+                rule: i as u32,
+                append: r.append.clone(),
+                reason: r.reason.clone(),
+                text: r.text.clone(),
+                file: r.span.file.clone(),
+                line: r.span.line,
+            })
+            .collect();
+        (rw, rules)
     }
 
     /// Reads the section; `Err` when it is not one this polc understands (deny upstream).
@@ -170,4 +249,13 @@ impl Config {
     pub fn encode(&self) -> Vec<u8> {
         serde_json::to_vec(self).unwrap_or_default()
     }
+}
+
+/// A word a rewrite may append: plain characters that mean themselves to a shell (no
+/// quotes, expansions, globs, operators, `~`, `#`).
+pub fn plain_word(w: &str) -> bool {
+    !w.is_empty()
+        && w.len() <= 100
+        && w.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_./=:,@+%-".contains(&b))
 }

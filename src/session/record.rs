@@ -89,6 +89,22 @@ pub fn unseal_fast(text: &str) -> Option<Vec<&str>> {
     Some(v)
 }
 
+/// Where the last snapshot record starts (0 without one): the hook folds from there.
+/// Walks back line by line (a snapshot is at most [`KEEP_HISTORY`] lines from the end after a
+/// trim, or a short tail later).
+pub fn tail_start(text: &str) -> usize {
+    let b = text.as_bytes();
+    let snap = |at: usize| {
+        b[at..].starts_with(TAG.as_bytes()) && b[at + TAG.len()..].starts_with(b"\tS\t")
+    };
+    for nl in memchr::memrchr_iter(b'\n', b) {
+        if nl + 1 < b.len() && snap(nl + 1) {
+            return nl + 1;
+        }
+    }
+    0
+}
+
 /// A field as it may appear in a record: no tab, newline or control, at most `max` bytes.
 pub fn field(s: &str, max: usize) -> String {
     let mut out: String = s
@@ -189,6 +205,13 @@ impl State {
             // Keep the newest asked ids that fit.
             asked.remove(0);
         }
+    }
+
+    /// The hook's fold: from the last snapshot record on (a snapshot holds everything
+    /// before it, `store::Open::trim` writes it after the calls it keeps), without history.
+    /// Damage before the last snapshot goes unseen: those records no longer count.
+    pub fn fold_tail(text: &str) -> Result<State, String> {
+        State::fold_with(&text[tail_start(text)..], false)
     }
 
     /// Folds the file's text, with the raw history. `Err` (the reason) for a damaged record or
@@ -315,6 +338,29 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hooks_fold_from_the_last_snapshot_agrees_with_the_full_fold() {
+        // Kept calls, then a snapshot of everything (what a trim writes), then new calls.
+        let kept = [call("D", "a", &[("x", 1)]), call("DQ", "b", &[])].concat();
+        let full = State::fold(&kept).unwrap();
+        let mut text = kept.clone();
+        text.push_str(&full.snapshot_line(5));
+        text.push_str(&call("D", "c", &[("x", 2)]));
+        let a = State::fold(&text).unwrap();
+        let b = State::fold_tail(&text).unwrap();
+        assert_eq!((a.consecutive, a.total), (3, 3));
+        assert_eq!((b.consecutive, b.total), (a.consecutive, a.total));
+        assert_eq!(a.seqs, b.seqs);
+        assert_eq!(a.asked, b.asked);
+        // Damage after the snapshot is seen; before it, those records no longer count.
+        let cut = text.len() - 3;
+        assert!(State::fold_tail(&text[..cut]).is_err());
+        let damaged = format!("garbage\n{}", &text[kept.len()..]);
+        assert!(State::fold_tail(&damaged).is_ok());
+        // No snapshot: the whole text.
+        assert_eq!(State::fold_tail(&kept).unwrap().total, 2);
+    }
 
     fn call(flags: &str, tuid: &str, seqs: &[(&str, u8)]) -> String {
         Call {

@@ -19,6 +19,9 @@ use std::time::{Duration, Instant, SystemTime};
 pub const DIR: &str = "session-state";
 /// Past this size the raw history is trimmed (counters and armed sequences kept).
 pub const SOFT_CAP: u64 = 4 << 10;
+/// Past this many bytes after the last snapshot the appender trims too: the hook folds only
+/// that tail (`State::fold_tail`), so this bounds its per-call work.
+pub const TAIL_CAP: u64 = 1 << 10;
 /// A file larger than this is not polc's (or its trim keeps failing): an error.
 pub const HARD_CAP: u64 = 1 << 20;
 /// How long a hook waits for the lock before it gives up and asks.
@@ -48,6 +51,8 @@ pub struct Open {
     path: PathBuf,
     pub state: State,
     text: String,
+    /// Where the last snapshot starts in `text`.
+    tail: usize,
 }
 
 pub(crate) fn lock(f: &std::fs::File, how: i32, wait: Duration) -> bool {
@@ -151,13 +156,15 @@ pub fn open(state_dir: &Path, key: &[&[u8]], create: bool) -> Result<Option<Open
         (&f).take(HARD_CAP)
             .read_to_string(&mut text)
             .map_err(|e| format!("the session state {} cannot be read: {e}", shown()))?;
-        let state =
-            State::fold(&text).map_err(|why| format!("the session state {}: {why}", shown()))?;
+        let tail = super::record::tail_start(&text);
+        let state = State::fold_with(&text[tail..], false)
+            .map_err(|why| format!("the session state {}: {why}", shown()))?;
         return Ok(Some(Open {
             file: f,
             path,
             state,
             text,
+            tail,
         }));
     }
     Err(format!(
@@ -189,13 +196,13 @@ impl Open {
             .stream_position()
             .unwrap_or(0)
             .max(self.text.len() as u64 + n as u64);
-        if len > SOFT_CAP {
+        if len > SOFT_CAP || len.saturating_sub(self.tail as u64) > TAIL_CAP {
             self.trim();
         }
         Ok(())
     }
 
-    /// Drops old raw history: a snapshot of what it folded, then the last calls as they were.
+    /// Drops old raw history: the last calls as they were, then a snapshot of everything.
     /// Best effort: when the lock is busy the next call tries again.
     fn trim(self) {
         use std::os::fd::AsRawFd;
@@ -220,14 +227,14 @@ impl Open {
             bytes += l.len();
             keep += 1;
         }
-        let head: String = lines[..lines.len() - keep].concat();
-        let Ok(folded) = State::fold(&head) else {
+        // The kept calls as they were (history), then a snapshot of everything: the hook
+        // folds from the last snapshot on (`State::fold_tail`), a full fold reads the kept
+        // calls and then the snapshot's absolute counts.
+        let Ok(folded) = State::fold_with(&text, false) else {
             return;
         };
-        let mut out = folded.snapshot_line(now_ms());
-        for l in &lines[lines.len() - keep..] {
-            out.push_str(l);
-        }
+        let mut out: String = lines[lines.len() - keep..].concat();
+        out.push_str(&folded.snapshot_line(now_ms()));
         let dir = path.parent().unwrap_or(Path::new("/"));
         let tmp = dir.join(format!(
             "{}{}-{}",

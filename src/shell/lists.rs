@@ -281,6 +281,120 @@ pub const SHELLS: &[&str] = &[
     "powershell",
 ];
 
+/// Shells and shell-like command interpreters beyond [`SHELLS`] (restricted, versioned,
+/// static and minor shells, and new-style shells whose `-c` takes a script).
+pub const MORE_SHELLS: &[&str] = &[
+    "rbash",
+    "ksh93",
+    "ksh88",
+    "ksh2020",
+    "oksh",
+    "loksh",
+    "pdksh",
+    "lksh",
+    "posh",
+    "hush",
+    "msh",
+    "bosh",
+    "jsh",
+    "osh",
+    "ysh",
+    "oil",
+    "nu",
+    "nushell",
+    "elvish",
+    "xonsh",
+    "rc",
+    "es",
+    "murex",
+    "ion",
+    "scsh",
+    "sash",
+    "mrsh",
+    "gash",
+    "smoosh",
+    "oshell",
+    "brush",
+    "sh5",
+    "jsh",
+    "pfsh",
+    "pfbash",
+    "pfksh",
+    "pfzsh",
+    "pfcsh",
+    "pftcsh",
+    "rksh",
+    "rzsh",
+    "rpwsh",
+    "bash-static",
+    "zsh-static",
+    "dash-static",
+    "busybox-sh",
+    "toysh",
+    "fish-shell",
+    "nsh",
+    "closh",
+    "ngs",
+];
+
+/// Names ending in `sh` that are not shells (the runners among them are read as runners).
+const NOT_SHELLS: &[&str] = &[
+    "ssh",
+    "mosh",
+    "autossh",
+    "hash",
+    "chsh",
+    "lchsh",
+    "sshfs",
+    "sshpass",
+    "push",
+    "flash",
+    "refresh",
+    "publish",
+    "finish",
+    "fresh",
+    "slash",
+    "mesh",
+    "splash",
+    "crash",
+    "trash",
+    "smash",
+    "stash",
+    "wash",
+    "dish",
+    "fish_indent",
+    "fish_key_reader",
+    "rsh",
+    "remsh",
+    "tclsh",
+    "jimsh",
+    "wish",
+    "bsh",
+];
+
+/// Is `name` (a lowercased basename) a shell? The lists above, plus a shape: after a
+/// version or build suffix is cut (`bash5`, `zsh-5.9`, `ksh93`, `sh.distrib`, `bash.static`),
+/// a short name ending in `sh` (`oksh`, `yash`, `posh`) is read as a shell. A shell polc
+/// does not know by name is still a shell: its `-c` script is looked into and a script on
+/// stdin is unattestable.
+pub fn is_shell(name: &str) -> bool {
+    if SHELLS.contains(&name) || MORE_SHELLS.contains(&name) {
+        return true;
+    }
+    if NOT_SHELLS.contains(&name) {
+        return false;
+    }
+    // `sh.distrib`, `bash.static`: the part before the first dot.
+    let stem = name.split('.').next().unwrap_or(name);
+    // `bash5`, `zsh-5.9`, `ksh_93`: version digits and separators cut.
+    let stem = stem.trim_end_matches(|c: char| c.is_ascii_digit() || matches!(c, '-' | '_' | '.'));
+    let stem = stem.strip_suffix("-static").unwrap_or(stem);
+    if stem != name && (SHELLS.contains(&stem) || MORE_SHELLS.contains(&stem)) {
+        return true;
+    }
+    stem.ends_with("sh") && stem.len() <= 6 && !NOT_SHELLS.contains(&stem)
+}
+
 /// Env assignments an allow reading may strip (they cannot change which program runs or
 /// what it loads). Anything else keeps the assignment in the reading, so no allow matches.
 pub const SAFE_ENV: &[&str] = &[

@@ -342,9 +342,13 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
         r.push(join(&values));
         let prog = values[0].clone();
         let name = program_name(&prog);
-        let mut folded = values.clone();
-        folded[0] = name.clone().into_bytes();
-        r.push(join(&folded));
+        // The program word folded (not a copy of every word: segments hold 16,000).
+        let mut folded = name.clone().into_bytes();
+        for v in &values[1..] {
+            folded.push(b' ');
+            folded.extend_from_slice(v);
+        }
+        r.push(folded);
 
         if peel_prefix(&mut words, &mut values, r) {
             continue;
@@ -423,14 +427,28 @@ fn extra_readings(name: &str, values: &[Vec<u8>], r: &mut SegmentReadings) {
         v.extend_from_slice(rest);
         join(&v)
     };
+    // Abbreviated long options written out (`curl --upl F` → `curl --upload-file F`).
+    let expanded = effects::options::expand_long(name, args);
+    let args = expanded.as_deref().unwrap_or(args);
     let split = effects::options::split_clusters(name, args);
     let split = split.as_deref().unwrap_or(args);
-    let long = effects::options::split_long(split);
-    if long.as_slice() != args {
+    // Copied only when some `--opt=value` is split (a segment may hold 16,000 words).
+    let has_long = split
+        .iter()
+        .any(|a| a.starts_with(b"--") && a.iter().position(|&b| b == b'=').is_some_and(|i| i > 2));
+    let long_split;
+    let long: &[Vec<u8>] = if has_long {
+        long_split = effects::options::split_long(split);
+        &long_split
+    } else {
+        split
+    };
+    // Compared with the words as written: an expanded abbreviation is a new reading too.
+    if long != &values[1..] {
         r.push(with(split));
-        r.push(with(&long));
+        r.push(with(long));
     }
-    if let Some(k) = effects::options::global_options_end(name, &long) {
+    if let Some(k) = effects::options::global_options_end(name, long) {
         // A global option polc does not know may take the next word: every word after an
         // option among the first few is also tried as the subcommand.
         let mut j = 0;

@@ -69,7 +69,9 @@ fn next_sync(text: &str, off: usize) -> usize {
     while let Some(nl) = text[i..].find('\n') {
         i += nl + 1;
         let rest = &text[i..];
-        for kw in ["allow", "ask", "deny", "include", "example"] {
+        for kw in [
+            "allow", "ask", "deny", "include", "example", "session", "rewrite",
+        ] {
             if let Some(after) = rest.strip_prefix(kw) {
                 if !after
                     .chars()
@@ -255,6 +257,7 @@ impl Cx<'_> {
             R::rule => self.rule(inner).map(Item::Rule),
             R::session_item => self.session_item(inner),
             R::sequence => self.sequence(inner),
+            R::rewrite => self.rewrite(inner),
             _ => None,
         }
     }
@@ -280,6 +283,7 @@ impl Cx<'_> {
             hosts: None,
             tags: Vec::new(),
             examples: Vec::new(),
+            remember: None,
             text: clip_text(&self.src.text[head_start..head_end]),
             span: vloc.span,
             len: vloc.len,
@@ -304,6 +308,7 @@ impl Cx<'_> {
                     R::attr_priority => "priority",
                     R::attr_hosts => "hosts",
                     R::attr_tags => "tags",
+                    R::attr_remember => "remember",
                     _ => "",
                 };
                 if !key.is_empty() {
@@ -372,6 +377,7 @@ impl Cx<'_> {
                     }
                 }
             }
+            R::attr_remember => rule.remember = Some(self.located(&a, ()).span),
             R::pattern => {
                 if let Some(p) = self.pattern(a) {
                     rule.patterns.push(p);

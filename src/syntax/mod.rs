@@ -46,6 +46,8 @@ pub struct AstRule {
     pub hosts: Option<Vec<Located<String>>>,
     pub tags: Vec<String>,
     pub examples: Vec<AstExample>,
+    /// `remember` (DSL only): the keyword, where written (src/session/README.md).
+    pub remember: Option<Span>,
     /// The rule as written, one line, at most 200 characters.
     pub text: String,
     /// The verdict keyword (DSL) or the rule string token (JSON).
@@ -76,6 +78,8 @@ pub enum Item {
     Session(session::AstSession),
     /// `deny sequence { … }` (DSL only).
     Sequence(session::AstSequence),
+    /// `rewrite TOOL PATTERN* { … }` (DSL only).
+    Rewrite(session::AstRewrite),
 }
 
 /// A parsed source file. Items that could be read are kept even when others had errors, so

@@ -53,3 +53,31 @@ pub struct AstSequence {
     pub span: Span,
     pub len: u32,
 }
+
+/// `example "input" [on HOST] => "rewritten"` inside a rewrite rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AstRwExample {
+    pub input: String,
+    pub host: Option<Located<String>>,
+    pub expect: String,
+    pub span: Span,
+}
+
+/// `rewrite TOOL PATTERN* { append "WORDS"; … }` (src/session/README.md#rewrites).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AstRewrite {
+    /// Canonical tool name.
+    pub tool: String,
+    pub patterns: Vec<Located<Pattern>>,
+    pub append: Option<Located<String>>,
+    pub id: Option<Located<String>>,
+    pub reason: Option<String>,
+    pub hosts: Option<Vec<Located<String>>>,
+    pub tags: Vec<String>,
+    pub examples: Vec<AstRwExample>,
+    /// The first line as written.
+    pub text: String,
+    /// The `rewrite` keyword.
+    pub span: Span,
+    pub len: u32,
+}

@@ -10,6 +10,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { COMMAND, DENY_REASON, markerRan, offlineEnv, project, run, sh } from "./lib/util.mjs";
+import { sessionJobs } from "./claude_session.mjs";
 
 export const MODES = ["default", "acceptEdits", "bypassPermissions", "dontAsk", "plan", "auto"];
 
@@ -142,7 +143,7 @@ export async function printRun(ctx, { id, decision, layer, cmd, mode, hookExtra,
 export async function suite(ctx, t) {
   const polc = ctx.polc;
   // The long, serial checks first, so the matrix fills the gaps.
-  const jobs = [...facts(ctx, t), ...permissionRequest(ctx, t), ...answerFacts(ctx, t)];
+  const jobs = [...facts(ctx, t), ...permissionRequest(ctx, t), ...answerFacts(ctx, t), ...sessionJobs(ctx, t)];
   for (const row of rows(polc)) {
     for (const mode of row.modes || MODES) {
       jobs.push(async () => {
@@ -309,8 +310,9 @@ function answerFacts(ctx, t) {
         : t.pass(`claude fact: continue:false → ${after} model request(s)`);
     }),
   );
-  // `updatedInput` with allow: does the rewrite survive, per mode?
-  for (const mode of ["default", "bypassPermissions"])
+  // `updatedInput` with allow: does the rewrite survive, per mode? polc offers a rewrite
+  // only in the modes where it did (src/session/rewrite.rs `CLAUDE_REWRITE_MODES`).
+  for (const mode of MODES)
     jobs.push(
       label("answers", async () => {
         const p = project(polc, "user");
@@ -351,9 +353,13 @@ function answerFacts(ctx, t) {
               ? "the original command ran (rewrite dropped)"
               : "nothing ran",
         );
-        sc.toolCalls === 1
-          ? t.pass(`claude fact: updatedInput in ${mode} recorded`)
-          : t.fail(`claude fact: updatedInput ${mode}`, "no tool call");
+        // polc offers rewrites in exactly the modes where the rewritten command ran.
+        sc.toolCalls === 1 && rewritten && !original
+          ? t.pass(`claude fact: updatedInput in ${mode}: the rewritten command ran`)
+          : t.fail(
+              `claude fact: updatedInput ${mode}`,
+              `tool calls ${sc.toolCalls}, rewritten ran ${rewritten}, original ran ${original}: update CLAUDE_REWRITE_MODES (src/session/rewrite.rs)`,
+            );
       }),
     );
   // Hooks edited mid-session: the first call's hook rewrites the settings file so that the
@@ -536,7 +542,7 @@ export function prepare(ctx, dir) {
 
 // SDK mode: stream-json in and out, the permission prompt over stdio. Every prompt that
 // reaches the "person" is answered no; stdin closes when the result arrives.
-function sdkRun(cli, sfile, { cwd, env, timeoutMs = 90_000 }) {
+export function sdkRun(cli, sfile, { cwd, env, timeoutMs = 90_000 }) {
   return new Promise((resolve) => {
     const args = [
       "-p",

@@ -89,6 +89,10 @@ const PROJECT_FILES: &[&str] = &[
     ".vscode/mcp.json",
     ".cursor/mcp.json",
     ".factory/mcp.json",
+    // Watched by the tripwire too (`tripwire::WATCHED`; a test ties the two lists): a write
+    // there must not land before the next call notices it.
+    ".vscode/tasks.json",
+    "opencode.jsonc",
 ];
 const PROJECT_DIRS: &[&str] = &[
     ".github/hooks",
@@ -106,6 +110,11 @@ const PROJECT_DIRS: &[&str] = &[
     ".agents/skills",
     ".factory/droids",
     ".factory/hooks",
+    ".gemini/policies",
+    ".gemini/commands",
+    ".agents",
+    ".vibe",
+    ".opencode",
 ];
 /// Where the agent's own tools run code from: writes ask.
 const PROJECT_ASK: &[&str] = &[".git/hooks", ".git/config"];
@@ -361,6 +370,30 @@ impl Protected {
             })
     }
 
+    /// Does an agent's read of `p` reach polc's audit log (issue 14: it asks)? Inside the
+    /// audit folder, or — for a recursive read — a folder of polc's state holding it. A
+    /// recursive read of a folder above the state folder (`grep -r x ~`) is not caught.
+    pub(super) fn reads_audit(&self, p: &Path, recursive: bool) -> bool {
+        let Some(audit) = audit_dir() else {
+            return false;
+        };
+        let state = audit.parent().unwrap_or(&audit).to_path_buf();
+        Self::forms(p).iter().any(|x| {
+            x.starts_with(&audit) || (recursive && audit.starts_with(x) && x.starts_with(&state))
+        })
+    }
+
+    /// Does a read pattern (`cat ~/.local/state/polc/*/*`) reach the audit log?
+    pub(super) fn pattern_reads_audit(&self, pat: &[u8]) -> bool {
+        let Some(audit) = audit_dir() else {
+            return false;
+        };
+        let log = audit.join(crate::session::audit::FILE);
+        [audit.as_path(), log.as_path()]
+            .iter()
+            .any(|q| glob_match(pat, q.as_os_str().as_encoded_bytes()))
+    }
+
     /// The first agent configuration present in the project now.
     pub(super) fn agent_config_present(&self) -> Option<PathBuf> {
         AGENT_CONFIG
@@ -600,6 +633,16 @@ fn names(glob: &str, paths: &[PathBuf], ctx: &Context) -> bool {
         return false;
     }
     paths.iter().any(|p| normalize(p).starts_with(&base))
+}
+
+/// polc's audit log folder (`<state>/audit`), if polc has a state folder (looked up once:
+/// the state folder is fixed for the process).
+fn audit_dir() -> Option<PathBuf> {
+    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        crate::runtime::state::state_dir().map(|s| s.join(crate::session::audit::DIR))
+    })
+    .clone()
 }
 
 #[cfg(test)]

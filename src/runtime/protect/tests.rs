@@ -149,3 +149,32 @@ fn tool_inputs_past_the_bound_ask() {
     };
     assert_eq!(p.check(&req, None, root), None);
 }
+
+/// Every path the tripwire watches is guarded: a write to it (or into it) is denied before
+/// it lands, not only noticed on the next call (red team session 3, M1: `.gemini/policies`,
+/// `.gemini/commands`, `.vscode/tasks.json`, `opencode.jsonc` were watched but writable).
+#[test]
+fn every_watched_path_is_guarded() {
+    let mut bad = Vec::new();
+    for w in crate::runtime::tripwire::WATCHED {
+        for cmd in [
+            format!("cp x {w}"),
+            format!("cp x {w}/x"),
+            format!("rm -rf {w}"),
+        ] {
+            // `cp x FILE/x` is only a write into a folder; a file's own write is the first.
+            let base = w.rsplit('/').next().unwrap_or(w);
+            if cmd.ends_with("/x") && base[1..].contains('.') {
+                continue;
+            }
+            if check(&cmd) != Some(Verdict::Deny) {
+                bad.push(format!("{cmd}: {:?}", check(&cmd)));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "watched but not guarded:\n{}",
+        bad.join("\n")
+    );
+}

@@ -210,10 +210,11 @@ const INTERPRETERS: &[&str] = &[
 ];
 
 /// GNU programs accept any unambiguous prefix of a long option (`--recur` is
-/// `--recursive`): a word of at least `--` and 3 letters that begins a long name counts.
+/// `--recursive`): a word of at least `--` and 2 letters that begins a long name counts.
 fn long_is(word: &str, long: &str) -> bool {
     let name = word.split_once('=').map(|(n, _)| n).unwrap_or(word);
-    name == long || (name.len() >= 5 && name.starts_with("--") && long.starts_with(name))
+    // Two letters are enough (`sort --ou F` is `--output F`, checked with GNU sort).
+    name == long || (name.len() >= 4 && name.starts_with("--") && long.starts_with(name))
 }
 
 fn has_flag(args: &[Vec<u8>], short: char, long: &[&str]) -> bool {
@@ -378,6 +379,7 @@ const READ_OPTS: &[&str] = &[
     "--init-file",
     "--config",
     "--settings",
+    "--load-cookies",
 ];
 /// Options whose value is a file the program writes (any program).
 const WRITE_OPTS: &[&str] = &[
@@ -393,6 +395,10 @@ const WRITE_OPTS: &[&str] = &[
     "--outfile",
     "--out-file",
     "--save",
+    "--save-cookies",
+    "--index-file",
+    "--volno-file",
+    "--listed-incremental",
 ];
 
 pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
@@ -419,7 +425,8 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     let n = name.as_str();
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     e.known = true;
-    let handled = files_read_or_written(e, n, args)
+    let handled = super::builds::build_tools(e, n, args)
+        || files_read_or_written(e, n, args)
         || converters(e, n, args)
         || files_changed(e, n, args)
         || archives_and_fetchers(e, n, args)
@@ -436,6 +443,29 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     if NETWORK.contains(&n) {
         e.net = Net::Yes;
     }
+    // gpg's keyserver operations send or fetch keys (`--send-keys` after a secret read).
+    if matches!(n, "gpg" | "gpg2")
+        && args.iter().any(|a| {
+            let t = text(a);
+            [
+                "--send-key",
+                "--recv-key",
+                "--receive-keys",
+                "--keyserver",
+                "--search-keys",
+                "--refresh-keys",
+                "--fetch-keys",
+                "--locate-keys",
+                "--locate-external-keys",
+                "--auto-key-locate",
+                "--auto-key-retrieve",
+            ]
+            .iter()
+            .any(|o| t.starts_with(o))
+        })
+    {
+        e.net = Net::Yes;
+    }
     e.installs = installs(n, args);
 }
 
@@ -443,7 +473,13 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
 fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     if matches!(n, "uniq" | "xxd") {
         // `uniq IN OUT`, `xxd [-r] IN OUT`: the second operand is written.
-        let ops = operands(e, args, &["-f", "-s", "-w", "-c", "-g", "-l", "-o", "-s"]);
+        // Only uniq's `-f N`, `-s N`, `-w N` take a value (`uniq -c IN OUT` writes OUT).
+        let with_arg: &[&str] = if n == "uniq" {
+            &["-f", "-s", "-w"]
+        } else {
+            &["-c", "-g", "-l", "-o", "-s"]
+        };
+        let ops = operands(e, args, with_arg);
         if let Some(i) = ops.first() {
             e.file((*i).clone(), Access::Read, false);
         }
@@ -458,6 +494,22 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         for v in opt_values(args, &["-o"], &["--out-dir", "--emit"]) {
             e.file(v, Access::Write, false);
         }
+        // Dependency files, maps and dumps: `-MF F`, `-Wl,-Map=F`, `-save-temps=` folder.
+        for v in opt_values(args, &["-MF"], &["--output"]) {
+            e.file(v, Access::Write, false);
+        }
+        for a in args {
+            let t = text(a);
+            if let Some(i) = t.find("-Map=").or_else(|| t.find("--Map=")) {
+                let v = &t[i..];
+                let v = &v[v.find('=').unwrap_or(0) + 1..];
+                e.file(
+                    v.split(',').next().unwrap_or("").as_bytes().to_vec(),
+                    Access::Write,
+                    false,
+                );
+            }
+        }
         for p in operands(
             e,
             args,
@@ -468,6 +520,16 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     } else if n == "tree" {
         for v in opt_values(args, &["-o"], &["--output"]) {
             e.file(v, Access::Write, false);
+        }
+        if has_flag(args, 'R', &[]) && has_flag(args, 'H', &[]) {
+            // `tree -R -H URL`: writes `00Tree.html` into every folder it walks.
+            let ops = operands(e, args, &["-o", "-L", "-P", "-I", "-H", "-T"]);
+            if ops.is_empty() {
+                e.file_into(b".".to_vec());
+            }
+            for d in ops {
+                e.file_into(d.clone());
+            }
         }
         for v in opt_values(args, &[], &["--fromfile"]) {
             e.file(v, Access::Read, false);
@@ -511,6 +573,10 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     } else if n == "sort" {
         for v in opt_values(args, &["-o"], &["--output"]) {
             e.file(v, Access::Write, false);
+        }
+        // Temporary files are written under `-T DIR`.
+        for v in opt_values(args, &["-T"], &["--temporary-directory"]) {
+            e.file_into(v);
         }
         for p in operands(e, args, &["-o", "-k", "-t", "-S", "-T"]) {
             e.file(p.clone(), Access::Read, false);
@@ -721,30 +787,31 @@ fn other_known(e: &mut Effects, n: &str, base: &str, args: &[Vec<u8>]) -> bool {
         // `-fprint FILE` writes.
         let delete = args.iter().any(|a| a.as_slice() == b"-delete");
         let access = if delete { Access::Delete } else { Access::List };
-        // GNU find's leading `-H`/`-L`/`-P`/`-D X`/`-O3`, then starting points; with none
-        // it searches `.` (`find -delete` empties the project).
-        let mut k = 0;
-        while let Some(a) = args.get(k) {
-            match a.as_slice() {
-                b"-H" | b"-L" | b"-P" => k += 1,
-                b"-D" => k += 2,
-                o if o.starts_with(b"-O") => k += 1,
-                _ => break,
+        let mut starts = 0;
+        for a in args {
+            // GNU find's global options (`-H`, `-L`, `-P`, `-D x`, `-Olevel`) come first.
+            if matches!(a.as_slice(), b"-H" | b"-L" | b"-P") && starts == 0 {
+                continue;
             }
-        }
-        let mut start = false;
-        for a in &args[k.min(args.len())..] {
             if a.starts_with(b"-") || a.as_slice() == b"(" || a.as_slice() == b"!" {
                 break;
             }
-            start = true;
             e.file(a.clone(), access, true);
+            starts += 1;
         }
-        if !start {
+        if starts == 0 {
+            // GNU find with no start path searches `.` (`find -delete` empties the project).
             e.file(b".".to_vec(), access, true);
         }
-        for v in opt_values(args, &[], &["-fprint", "-fprint0", "-fls", "-fprintf"]) {
-            e.file(v, Access::Write, false);
+        // `-fprint F`, `-fprint0 F`, `-fls F`, `-fprintf F FORMAT` write `F` (one-dash long
+        // options: `opt_values` reads only `--` ones).
+        for w in args.windows(2) {
+            if matches!(
+                w[0].as_slice(),
+                b"-fprint" | b"-fprint0" | b"-fls" | b"-fprintf"
+            ) {
+                e.file(w[1].clone(), Access::Write, false);
+            }
         }
     } else if INTERPRETERS.contains(&base) || INTERPRETERS.contains(&n) {
         interpreter(e, args);
@@ -766,10 +833,7 @@ fn pattern_first(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
             .iter()
             .any(|v| v.as_slice() != b"skip" && v.as_slice() != b"read");
     let in_place = matches!(n, "sed" | "gsed") && has_flag(args, 'i', &["--in-place"])
-        || n.ends_with("awk")
-            && args
-                .windows(2)
-                .any(|w| w[0].as_slice() == b"-i" && w[1].as_slice() == b"inplace");
+        || n.ends_with("awk") && awk_in_place(args);
     let with_arg = [
         "-e",
         "-f",
@@ -812,6 +876,15 @@ fn pattern_first(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         // `grep -r x` / `rg x`: the current folder.
         e.file(b".".to_vec(), Access::Read, true);
     }
+}
+
+/// gawk's in-place library: `-i inplace`, `-iinplace`, `--include=inplace`, `-i
+/// /usr/share/awk/inplace.awk` (any included file whose name starts with `inplace`).
+fn awk_in_place(args: &[Vec<u8>]) -> bool {
+    opt_values(args, &["-i"], &["--include"]).iter().any(|v| {
+        let b = super::basename(v);
+        b.starts_with(b"inplace") || b.contains(&crate::pattern::WILD)
+    })
 }
 
 fn copier(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
@@ -1494,12 +1567,18 @@ fn installs(n: &str, args: &[Vec<u8>]) -> bool {
 /// `cmake --install`, `dpkg-deb -x`, `unar`, `rclone`, `docker|kubectl cp`, `gh … download`,
 /// `svn`, `hg`. Extraction or a copy into a folder writes names polc cannot see (`into`), and
 /// rewrites the work tree.
-fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
-    let ops: Vec<Vec<u8>> = args
-        .iter()
+/// The words of `args` that are not options.
+fn operands_of(args: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    args.iter()
         .filter(|a| !a.starts_with(b"-"))
         .cloned()
-        .collect();
+        .collect()
+}
+
+fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    // Built only by the programs that use it: every program comes through here, with up
+    // to 16,000 words.
+    let ops = std::cell::LazyCell::new(|| operands_of(args));
     match n {
         "sftp" => {
             // `sftp h:path [LOCAL]` fetches into here; a batch (`-b`) or a session gets and
@@ -1538,7 +1617,7 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
                 if n == "dpkg" {
                     return false;
                 }
-                for o in &ops {
+                for o in ops.iter() {
                     e.file(o.clone(), Access::Read, false);
                 }
                 return true;
@@ -1554,7 +1633,7 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         }
         "unar" | "lsar" => {
             if n == "lsar" {
-                for o in &ops {
+                for o in ops.iter() {
                     e.file(o.clone(), Access::Read, false);
                 }
                 return true;
@@ -1584,11 +1663,9 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
 
 /// `rclone`, `docker|podman|kubectl cp`, `gh … download` (see [`copies_from_elsewhere`]).
 fn remote_copies(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
-    let ops: Vec<Vec<u8>> = args
-        .iter()
-        .filter(|a| !a.starts_with(b"-"))
-        .cloned()
-        .collect();
+    // Built only by the programs that use it: every program comes through here, with up
+    // to 16,000 words.
+    let ops = std::cell::LazyCell::new(|| operands_of(args));
     let sub = ops.first().map(|o| text(o)).unwrap_or_default();
     match n {
         "rclone" => {
@@ -1658,11 +1735,9 @@ fn remote_copies(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
 
 /// Cloud storage copies, other extractors, other version control (see [`copies_from_elsewhere`]).
 fn cloud_copies_and_vcs(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
-    let ops: Vec<Vec<u8>> = args
-        .iter()
-        .filter(|a| !a.starts_with(b"-"))
-        .cloned()
-        .collect();
+    // Built only by the programs that use it: every program comes through here, with up
+    // to 16,000 words.
+    let ops = std::cell::LazyCell::new(|| operands_of(args));
     match n {
         "aws" | "gsutil" | "gcloud" | "s3cmd" | "azcopy" | "mc" | "b2" | "rclone-browser"
         | "oci" | "az"
@@ -1728,11 +1803,9 @@ fn cloud_copies_and_vcs(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
 
 /// `svn`, `hg`, `bzr`, `fossil`, `darcs` (see [`copies_from_elsewhere`]).
 fn version_control(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
-    let ops: Vec<Vec<u8>> = args
-        .iter()
-        .filter(|a| !a.starts_with(b"-"))
-        .cloned()
-        .collect();
+    // Built only by the programs that use it: every program comes through here, with up
+    // to 16,000 words.
+    let ops = std::cell::LazyCell::new(|| operands_of(args));
     let sub = ops.first().map(|o| text(o)).unwrap_or_default();
     match n {
         "svn" | "hg" | "bzr" | "fossil" | "darcs" => {

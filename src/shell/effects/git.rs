@@ -245,12 +245,26 @@ pub fn runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
         let a = rest[k].as_str();
         // Options whose value is a command, in every subcommand that has them.
         let opt_cmd = |names: &[&str]| -> Option<Option<String>> {
+            // git's option parser takes any unambiguous prefix of a long option
+            // (`--upload-p=CMD`): two letters after `--` are read as the named option.
+            let (name, val) = match a.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (a, None),
+            };
             for n in names {
-                if a == *n {
-                    return Some(word(k + 1));
+                let hit =
+                    name == *n || (n.starts_with("--") && name.len() >= 4 && n.starts_with(name));
+                if hit {
+                    return Some(match val {
+                        Some(v) => Some(v.to_string()),
+                        None => word(k + 1),
+                    });
                 }
-                if let Some(v) = a.strip_prefix(&format!("{n}=")) {
-                    return Some(Some(v.to_string()));
+                if n.len() == 2 && !a.starts_with("--") && a.starts_with(n) && a.len() > 2 {
+                    // `-uCMD`: attached.
+                    if *n == "-u" {
+                        return Some(Some(a[2..].to_string()));
+                    }
                 }
             }
             None
@@ -265,10 +279,13 @@ pub fn runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
                     .map(|(_, v)| v.to_string())
                     .or_else(|| (a.len() > 2 && a.starts_with("-O")).then(|| a[2..].to_string()))
             }),
-            "clone" | "ls-remote" => opt_cmd(&["--upload-pack", "-u"]),
-            "fetch" | "pull" => opt_cmd(&["--upload-pack"]),
+            // `--exec` is the hidden spelling of `--upload-pack` in fetch and pull.
+            "clone" | "ls-remote" => opt_cmd(&["--upload-pack", "-u", "--exec"]),
+            "fetch" | "pull" | "fetch-pack" | "submodule" | "remote" => {
+                opt_cmd(&["--upload-pack", "--exec"])
+            }
             "push" | "send-pack" => opt_cmd(&["--receive-pack", "--exec"]),
-            "archive" => opt_cmd(&["--exec"]),
+            "archive" | "upload-archive" => opt_cmd(&["--exec"]),
             _ => None,
         };
         if let Some(c) = found {
@@ -620,6 +637,19 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
         e.file(b".".to_vec(), Access::Read, true);
     }
     option_files(rest, &sub, e);
+    if sub == "log" {
+        // `-L START,END:FILE`, `-L:FUNC:FILE` print the file's lines (from history).
+        for (k, a) in rest.iter().enumerate() {
+            let v = match a.as_slice() {
+                b"-L" => rest.get(k + 1).map(|v| v.as_slice()),
+                _ if a.starts_with(b"-L") => Some(&a[2..]),
+                _ => None,
+            };
+            if let Some(i) = v.and_then(|v| v.iter().rposition(|&b| b == b':')) {
+                e.file(v.unwrap_or_default()[i + 1..].to_vec(), Access::Read, false);
+            }
+        }
+    }
     if no_index || (sub == "grep" && rest.iter().any(|a| a.as_slice() == b"--no-index")) {
         // Outside the index, git reads the trees it is given (or here).
         for o in &operands {

@@ -10,6 +10,8 @@
 //! an unknown program asks). A folder argument counts as recursive only for programs the
 //! catalogue marks so (`eslint .` does not ask because `.env` sits in `.`).
 
+pub(crate) mod builds;
+pub(crate) mod escapes;
 pub(crate) mod files;
 pub(crate) mod git;
 pub(crate) mod net;
@@ -251,15 +253,26 @@ pub fn of(stage: &[Vec<u8>]) -> Effects {
         program: program_name(prog),
         ..Effects::default()
     };
-    files::effects(&mut e, args);
-    net::destinations(&mut e, args);
+    // Abbreviated long options read as the option they abbreviate (`sort --ou F`).
+    let expanded = options::expand_long(&e.program, args);
+    files::effects(&mut e, expanded.as_deref().unwrap_or(args));
+    net::destinations(&mut e, expanded.as_deref().unwrap_or(args));
     e
 }
 
 /// What program `name` with `args` runs (see [`runs`]).
 pub fn runs_of(name: &str, args: &[String], arg_words: &[Word]) -> Runs {
     let mut r = Runs::default();
-    runs::classify(name, args, arg_words, &mut r);
+    // Abbreviated long options read as the option they abbreviate (`sort --comp=sh`); the
+    // words keep their count, so `arg_words[k]` is still the value of `args[k - 1]`.
+    let bytes: Vec<Vec<u8>> = args.iter().map(|a| a.as_bytes().to_vec()).collect();
+    match options::expand_long(name, &bytes) {
+        Some(x) => {
+            let x: Vec<String> = x.iter().map(|v| text(v)).collect();
+            runs::classify(name, &x, arg_words, &mut r);
+        }
+        None => runs::classify(name, args, arg_words, &mut r),
+    }
     r
 }
 

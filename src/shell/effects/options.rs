@@ -137,6 +137,284 @@ pub fn cluster_suffixes(a: &[u8]) -> Vec<Vec<u8>> {
     out
 }
 
+/// The long options the catalogue and the shipped policy read, per program (canonical
+/// names, the most dangerous first), and the program's harmless options that are a prefix
+/// of one of them (an exact harmless name is never expanded: `tar --checkpoint=10`).
+/// GNU getopt_long (and curl's and git's parsers) accept any unambiguous prefix of a long
+/// option: `sort --comp=sh` is `--compress-program=sh`, `curl --upl F` is `--upload-file F`.
+struct LongTable {
+    programs: &'static [&'static str],
+    named: &'static [&'static str],
+    harmless: &'static [&'static str],
+}
+
+static LONG_TABLES: &[LongTable] = &[
+    LongTable {
+        programs: &["curl", "curlie"],
+        named: &[
+            "--upload-file",
+            "--data",
+            "--data-binary",
+            "--data-ascii",
+            "--data-urlencode",
+            "--data-raw",
+            "--form",
+            "--form-string",
+            "--json",
+            "--output-dir",
+            "--output",
+            "--config",
+            "--cookie-jar",
+            "--dump-header",
+            "--trace-ascii",
+            "--trace",
+            "--stderr",
+            "--libcurl",
+            "--write-out",
+            "--proxy",
+            "--preproxy",
+            "--connect-to",
+            "--resolve",
+            "--remote-name-all",
+            "--remote-name",
+            "--create-dirs",
+            "--etag-save",
+            "--hsts",
+            "--alt-svc",
+        ],
+        harmless: &[
+            "--url",
+            "--url-query",
+            "--compressed",
+            "--remote-time",
+            "--etag-compare",
+        ],
+    },
+    LongTable {
+        programs: &["wget", "wget2"],
+        named: &[
+            "--post-file",
+            "--body-file",
+            "--post-data",
+            "--body-data",
+            "--output-document",
+            "--output-file",
+            "--append-output",
+            "--directory-prefix",
+            "--input-file",
+            "--execute",
+            "--config",
+            "--save-cookies",
+            "--load-cookies",
+            "--save-headers",
+            "--warc-file",
+            "--recursive",
+            "--mirror",
+            "--force-directories",
+            "--page-requisites",
+        ],
+        harmless: &["--post"],
+    },
+    LongTable {
+        programs: &["sort"],
+        named: &[
+            "--compress-program",
+            "--output",
+            "--files0-from",
+            "--random-source",
+            "--temporary-directory",
+        ],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["shuf"],
+        named: &["--output", "--input-range", "--random-source"],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["sed", "gsed"],
+        named: &["--in-place", "--expression", "--file"],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["awk", "gawk", "mawk", "nawk"],
+        named: &[
+            "--include",
+            "--load",
+            "--source",
+            "--exec",
+            "--file",
+            "--dump-variables",
+            "--pretty-print",
+            "--profile",
+        ],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["tar", "gtar", "bsdtar"],
+        named: &[
+            "--to-command",
+            "--use-compress-program",
+            "--checkpoint-action",
+            "--info-script",
+            "--new-volume-script",
+            "--rsh-command",
+            "--rmt-command",
+            "--remove-files",
+            "--files-from",
+            "--exclude-from",
+            "--directory",
+            "--file",
+            "--index-file",
+            "--volno-file",
+            "--listed-incremental",
+            "--to-stdout",
+        ],
+        harmless: &["--checkpoint"],
+    },
+    LongTable {
+        programs: &["zip"],
+        named: &[
+            "--unzip-command",
+            "--test",
+            "--out",
+            "--names-stdin",
+            "--move",
+        ],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["cp", "mv", "ln", "install", "gcp", "ginstall", "gmv", "gln"],
+        named: &[
+            "--target-directory",
+            "--suffix",
+            "--symbolic",
+            "--recursive",
+        ],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["du", "wc", "gdu", "gwc"],
+        named: &["--files0-from", "--exclude-from"],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["date", "gdate"],
+        named: &["--file", "--reference", "--set"],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["rg"],
+        named: &[
+            "--pre",
+            "--pre-glob",
+            "--hostname-bin",
+            "--file",
+            "--ignore-file",
+        ],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["grep", "egrep", "fgrep"],
+        named: &[
+            "--file",
+            "--exclude-from",
+            "--recursive",
+            "--dereference-recursive",
+        ],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["make", "gmake"],
+        named: &[
+            "--eval",
+            "--file",
+            "--makefile",
+            "--directory",
+            "--include-dir",
+        ],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["gpg", "gpg2"],
+        named: &[
+            "--send-keys",
+            "--send-key",
+            "--keyserver",
+            "--output",
+            "--export-secret-keys",
+            "--export-secret-subkeys",
+            "--exec-path",
+        ],
+        harmless: &["--export"],
+    },
+    LongTable {
+        programs: &["iconv", "tree", "patch", "tee"],
+        named: &["--output", "--fromfile", "--input"],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["diff", "cmp"],
+        named: &["--from-file", "--to-file"],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["man"],
+        named: &["--pager", "--html", "--config-file"],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["mysql", "mariadb"],
+        named: &[
+            "--execute",
+            "--pager",
+            "--tee",
+            "--init-command",
+            "--defaults-file",
+        ],
+        harmless: &[],
+    },
+    LongTable {
+        programs: &["psql"],
+        named: &["--command", "--file", "--output", "--log-file"],
+        harmless: &[],
+    },
+];
+
+/// `args` with every long option of `program` that abbreviates a named one written out in
+/// full (`--comp=sh` → `--compress-program=sh`); None when nothing changed. A prefix shared
+/// by several named options takes the first (the most dangerous); one that is also a prefix
+/// of a harmless option is still expanded (getopt would refuse it as ambiguous: reading it
+/// as the dangerous one only asks). Words after `--` are operands.
+pub fn expand_long(program: &str, args: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
+    let t = LONG_TABLES.iter().find(|t| t.programs.contains(&program))?;
+    let mut out: Option<Vec<Vec<u8>>> = None;
+    for (k, a) in args.iter().enumerate() {
+        if a.as_slice() == b"--" {
+            break;
+        }
+        if a.len() < 3 || !a.starts_with(b"--") {
+            continue;
+        }
+        let (name, rest) = match a.iter().position(|&b| b == b'=') {
+            Some(i) => (&a[..i], &a[i..]),
+            None => (&a[..], &a[a.len()..]),
+        };
+        let Ok(name) = std::str::from_utf8(name) else {
+            continue;
+        };
+        if t.named.contains(&name) || t.harmless.contains(&name) {
+            continue;
+        }
+        if let Some(full) = t.named.iter().find(|n| n.starts_with(name)) {
+            let mut v = full.as_bytes().to_vec();
+            v.extend_from_slice(rest);
+            out.get_or_insert_with(|| args.to_vec())[k] = v;
+        }
+    }
+    out
+}
+
 /// `--name=value` as two words (`--upload-file=x` → `--upload-file x`), for readings.
 pub fn split_long(args: &[Vec<u8>]) -> Vec<Vec<u8>> {
     let mut out = Vec::with_capacity(args.len());
@@ -276,6 +554,45 @@ mod tests {
         assert!(cluster_suffixes(b"-Tx").contains(&b"x".to_vec()));
         assert!(cluster_suffixes(b"-d@f").contains(&b"f".to_vec()));
         assert!(cluster_suffixes(b"--long=x").is_empty());
+    }
+
+    #[test]
+    fn long_option_prefixes_expand_to_the_named_option() {
+        let cases: &[(&str, &[&str], &[&str])] = &[
+            ("sort", &["--comp=sh", "x"], &["--compress-program=sh", "x"]),
+            ("sort", &["--ou", "f", "x"], &["--output", "f", "x"]),
+            ("sort", &["--o", "f"], &["--output", "f"]),
+            (
+                "curl",
+                &["--upl", ".env", "u"],
+                &["--upload-file", ".env", "u"],
+            ),
+            ("curl", &["--data-bi", "@f"], &["--data-binary", "@f"]),
+            ("curl", &["--for", "f=@x"], &["--form", "f=@x"]),
+            ("wget", &["--post-fi=x"], &["--post-file=x"]),
+            (
+                "sed",
+                &["--in", "s/a/b/", "f"],
+                &["--in-place", "s/a/b/", "f"],
+            ),
+            ("gawk", &["--inc=inplace"], &["--include=inplace"]),
+            ("tar", &["--use-comp=sh"], &["--use-compress-program=sh"]),
+            (
+                "tar",
+                &["--checkpoint-a=exec=sh"],
+                &["--checkpoint-action=exec=sh"],
+            ),
+            ("zip", &["--unzip-c=sh"], &["--unzip-command=sh"]),
+            ("date", &["--fi=.env"], &["--file=.env"]),
+        ];
+        for (p, a, want) in cases {
+            assert_eq!(expand_long(p, &v(a)), Some(v(want)), "{p} {a:?}");
+        }
+        // Exact names (named or harmless), operands after `--`, other programs: unchanged.
+        assert_eq!(expand_long("tar", &v(&["--checkpoint=10"])), None);
+        assert_eq!(expand_long("curl", &v(&["--data", "x"])), None);
+        assert_eq!(expand_long("sort", &v(&["--", "--comp"])), None);
+        assert_eq!(expand_long("ls", &v(&["--comp"])), None);
     }
 
     #[test]

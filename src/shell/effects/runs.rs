@@ -17,7 +17,19 @@ fn short_cluster_has(a: &str, letter: char) -> bool {
 /// What program `name` given `args` runs besides itself (see the module doc).
 pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
     let n = name;
-    if lists::SHELLS.contains(&n) {
+    if let Some(prog) = n.strip_prefix('=').filter(|p| !p.is_empty()) {
+        // zsh's `=rm -rf /`: `=NAME` expands to NAME's path, so NAME runs with the words.
+        r.unattest("zsh =NAME expansion in command position");
+        let mut ws = vec![Word {
+            raw: prog.to_string(),
+            parts: vec![super::super::Part::Lit(prog.to_string())],
+            ..Word::default()
+        }];
+        ws.extend(arg_words.iter().cloned());
+        r.inner(Inner::Words(ws));
+        return;
+    }
+    if lists::is_shell(n) {
         shell(args, arg_words, r);
         return;
     }
@@ -29,6 +41,8 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
     let code = inline_code(base, args);
     runs_through(n, base, args, arg_words, r);
     wrapper(n, base, args, arg_words, r);
+    // Runners, inline escapes, stdin code, build tools' runner options (`escapes.rs`).
+    super::escapes::classify(n, base, args, arg_words, r);
     if code {
         r.unattest("inline code or an option that runs commands");
     }
@@ -184,13 +198,17 @@ fn inline_code(base: &str, args: &[String]) -> bool {
                 || awk_prints_to_file(a)
         }),
         "sed" | "gsed" => sed_runs_commands(args),
-        "rg" => args.iter().any(|a| a.starts_with("--pre")),
+        "rg" => args
+            .iter()
+            .any(|a| a.starts_with("--pre") || a.starts_with("--hostname-bin")),
         "tar" | "gtar" | "bsdtar" => args.iter().any(|a| {
             a.starts_with("--to-command")
                 || a.starts_with("--use-compress-program")
                 || a.starts_with("--checkpoint-action")
                 || a.starts_with("--info-script")
                 || a.starts_with("--new-volume-script")
+                || a.starts_with("--rsh-command")
+                || a.starts_with("--rmt-command")
                 || a == "-I"
                 || a == "-F"
                 || (short_cluster_has(a, 'I') && !a.starts_with("--"))
@@ -663,14 +681,14 @@ fn multiplexer(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
     }
 }
 
-fn join_words(ws: &[Word]) -> String {
+pub(super) fn join_words(ws: &[Word]) -> String {
     ws.iter().map(Word::lit_value).collect::<Vec<_>>().join(" ")
 }
 
 /// A runner whose command starts at some word after its own options, which polc does not
 /// model one by one (`strace -o log CMD`, `npx pkg`, `docker run IMG CMD`): every suffix that
 /// starts with a non-option word is walked as a command, so a deny anywhere in it denies.
-fn suffix_runner(args: &[String], arg_words: &[Word], r: &mut Runs) {
+pub(super) fn suffix_runner(args: &[String], arg_words: &[Word], r: &mut Runs) {
     r.unattest("command runner");
     let mut n = 0;
     for k in 0..args.len().min(arg_words.len()) {
@@ -686,7 +704,7 @@ fn suffix_runner(args: &[String], arg_words: &[Word], r: &mut Runs) {
 }
 
 /// Values of `-o V`, `-oV`, `--opt V` and `--opt=V` for the options named.
-fn option_values(args: &[String], arg_words: &[Word], opts: &[&str]) -> Vec<String> {
+pub(super) fn option_values(args: &[String], arg_words: &[Word], opts: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     let mut k = 0;
     while k < args.len() {

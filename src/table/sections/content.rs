@@ -72,11 +72,18 @@ impl<'a> Contents<'a> {
     }
 
     /// Entries that may match one of `texts`, sorted, without repeats.
-    pub fn candidates(&self, strings: &Strings<'_>, texts: &[&[u8]]) -> Result<Vec<u32>, Bad> {
-        let mut c = self.index.candidates(strings, texts)?;
-        c.sort_unstable();
-        c.dedup();
-        Ok(c)
+    pub fn candidates(&self, strings: &Strings<'a>, texts: &[&[u8]]) -> Result<Vec<u32>, Bad> {
+        self.candidates_memo(strings, texts, &mut IndexMemo::default())
+    }
+
+    /// [`Self::candidates`] with a memo kept across lookups ([`ContentIndex::candidates_memo`]).
+    pub fn candidates_memo(
+        &self,
+        strings: &Strings<'a>,
+        texts: &[&[u8]],
+        memo: &mut IndexMemo<'a>,
+    ) -> Result<Vec<u32>, Bad> {
+        Ok(self.index.candidates_memo(strings, texts, memo)?.to_vec())
     }
 }
 
@@ -189,30 +196,74 @@ impl<'a> ContentIndex<'a> {
         out
     }
 
-    /// Entries that may match one of `texts` (with repeats).
-    pub fn candidates(&self, strings: &Strings<'_>, texts: &[&[u8]]) -> Result<Vec<u32>, Bad> {
+    /// Entries that may match one of `texts`, sorted, without repeats.
+    pub fn candidates(&self, strings: &Strings<'a>, texts: &[&[u8]]) -> Result<Vec<u32>, Bad> {
+        Ok(self
+            .candidates_memo(strings, texts, &mut IndexMemo::default())?
+            .to_vec())
+    }
+
+    /// [`Self::candidates`], keeping in `memo` what one lookup learns about this index's
+    /// layout (pass the same memo for the same index only). A command's segments, readings
+    /// and whole-command texts ask one index thousands of times: without it each lookup
+    /// walks the whole short list (10,000 rules sharing the guard `a1` made every lookup
+    /// 10,000 steps) and every guard of a crowded bucket at each window (2,000 `needleNx`
+    /// literals share the bucket of `need`), and builds the same list of 10,000 candidates
+    /// again for every segment that holds `a1`.
+    pub fn candidates_memo(
+        &self,
+        strings: &Strings<'a>,
+        texts: &[&[u8]],
+        memo: &mut IndexMemo<'a>,
+    ) -> Result<std::rc::Rc<[u32]>, Bad> {
         let idx = self.words;
-        let mut out = Vec::new();
-        let mut last: Option<((u32, u32), bool)> = None;
-        for i in 0..self.nshort {
-            let [e, o, l]: [u32; 3] = idx.record(2 + i * GUARD_WORDS)?;
-            if l == NO_GUARD {
-                out.push(e);
-                continue;
-            }
-            let found = match last {
-                Some((span, found)) if span == (o, l) => found,
-                _ => {
-                    let lit = strings.bytes(Span::new(o, l))?;
-                    let found = texts.iter().any(|t| memchr::memmem::find(t, lit).is_some());
-                    last = Some(((o, l), found));
-                    found
-                }
+        if memo.runs.is_none() {
+            memo.runs = Some(self.short_runs()?);
+        }
+        let mut found: Vec<u32> = Vec::new();
+        for (k, r) in memo.runs.as_deref().unwrap_or_default().iter().enumerate() {
+            let hit = r.len == NO_GUARD || {
+                let lit = strings.bytes(Span::new(r.off, r.len))?;
+                texts.iter().any(|t| memchr::memmem::find(t, lit).is_some())
             };
-            if found {
+            if hit {
+                found.push(k as u32);
+            }
+        }
+        let mut long = self.long_hits(strings, texts, memo)?;
+        long.sort_unstable();
+        long.dedup();
+        let key = (found, long);
+        if let Some(c) = memo.sets.get(&key) {
+            return Ok(c.clone());
+        }
+        let mut out = key.1.clone();
+        for &k in &key.0 {
+            let r = &memo.runs.as_deref().unwrap_or_default()[k as usize];
+            for i in r.start..r.end {
+                let [e, _, _]: [u32; 3] = idx.record(2 + i * GUARD_WORDS)?;
                 out.push(e);
             }
         }
+        out.sort_unstable();
+        out.dedup();
+        let c: std::rc::Rc<[u32]> = out.into();
+        if memo.sets.len() >= MAX_SETS {
+            memo.sets.clear();
+        }
+        memo.sets.insert(key, c.clone());
+        Ok(c)
+    }
+
+    /// The entries whose long guard occurs in one of `texts` (with repeats).
+    fn long_hits(
+        &self,
+        strings: &Strings<'a>,
+        texts: &[&[u8]],
+        memo: &mut IndexMemo<'a>,
+    ) -> Result<Vec<u32>, Bad> {
+        let idx = self.words;
+        let mut out = Vec::new();
         let nb = self.nb;
         if nb == 0 {
             return Ok(out);
@@ -226,6 +277,16 @@ impl<'a> ContentIndex<'a> {
             for (i, w) in t.windows(4).enumerate() {
                 let b = bucket(hash4(w), nb) as usize;
                 let (s, end) = (st.get(b)?, st.get(b + 1)?);
+                if end.saturating_sub(s) as usize > CROWDED {
+                    let m = match memo.crowded.entry(b as u32) {
+                        std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+                        std::collections::hash_map::Entry::Vacant(v) => {
+                            v.insert(Crowded::new(idx, strings, ents, s..end)?)
+                        }
+                    };
+                    m.find(&t[i..], &mut out);
+                    continue;
+                }
                 for g in s..end {
                     let [e, o, l]: [u32; 3] = idx.record(ents + g as usize * GUARD_WORDS)?;
                     let lit = strings.bytes(Span::new(o, l))?;
@@ -236,5 +297,88 @@ impl<'a> ContentIndex<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// The short list as runs of records with one guard (the build sorts it by guard; an
+    /// unsorted list only makes more runs).
+    fn short_runs(&self) -> Result<Vec<Run>, Bad> {
+        let mut runs: Vec<Run> = Vec::new();
+        for i in 0..self.nshort {
+            let [_, o, l]: [u32; 3] = self.words.record(2 + i * GUARD_WORDS)?;
+            match runs.last_mut() {
+                Some(r) if (r.off, r.len) == (o, l) && r.end == i => r.end = i + 1,
+                _ => runs.push(Run {
+                    off: o,
+                    len: l,
+                    start: i,
+                    end: i + 1,
+                }),
+            }
+        }
+        Ok(runs)
+    }
+}
+
+/// Buckets with more guards than this are looked up by guard bytes (see [`Crowded`]).
+const CROWDED: usize = 8;
+
+/// Candidate lists remembered per index (by which guards were found).
+const MAX_SETS: usize = 256;
+
+/// What lookups learnt about one index (see [`ContentIndex::candidates_memo`]).
+#[derive(Default)]
+pub struct IndexMemo<'a> {
+    runs: Option<Vec<Run>>,
+    crowded: std::collections::HashMap<u32, Crowded<'a>>,
+    /// (found short runs, long-guard entries found) → the candidates.
+    #[allow(clippy::type_complexity)]
+    sets: std::collections::HashMap<(Vec<u32>, Vec<u32>), std::rc::Rc<[u32]>>,
+}
+
+/// Short-list records `start..end`, all with the guard at (off, len).
+struct Run {
+    off: u32,
+    len: u32,
+    start: usize,
+    end: usize,
+}
+
+/// A crowded bucket's guards by their bytes, with their distinct lengths: a window is
+/// looked up once per length, not compared with every guard.
+struct Crowded<'a> {
+    lens: Vec<usize>,
+    by: std::collections::HashMap<&'a [u8], Vec<u32>>,
+}
+
+impl<'a> Crowded<'a> {
+    fn new(
+        idx: Words<'a>,
+        strings: &Strings<'a>,
+        ents: usize,
+        guards: std::ops::Range<u32>,
+    ) -> Result<Crowded<'a>, Bad> {
+        let mut by: std::collections::HashMap<&'a [u8], Vec<u32>> = Default::default();
+        for g in guards {
+            let [e, o, l]: [u32; 3] = idx.record(ents + g as usize * GUARD_WORDS)?;
+            by.entry(strings.bytes(Span::new(o, l))?)
+                .or_default()
+                .push(e);
+        }
+        let mut lens: Vec<usize> = by.keys().map(|k| k.len()).collect();
+        lens.sort_unstable();
+        lens.dedup();
+        Ok(Crowded { lens, by })
+    }
+
+    /// Push the entries whose guard starts `text`.
+    fn find(&self, text: &[u8], out: &mut Vec<u32>) {
+        for &n in &self.lens {
+            let Some(w) = text.get(..n) else {
+                break;
+            };
+            if let Some(es) = self.by.get(w) {
+                out.extend_from_slice(es);
+            }
+        }
     }
 }

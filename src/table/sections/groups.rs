@@ -22,6 +22,7 @@
 //! then the body, `src/pattern.rs`); a tool pattern is ([`ToolEntry`]) rule, pattern kind,
 //! text (span).
 
+use super::content::IndexMemo;
 use super::{
     push_words, records, Bad, ContentIndex, Kind, SectionError, Span, Strings, StringsWriter, Words,
 };
@@ -171,19 +172,34 @@ impl<'a> GroupIndex<'a> {
     pub fn candidates(
         &self,
         g: &Group,
-        strings: &Strings<'_>,
+        strings: &Strings<'a>,
         reading: &[u8],
     ) -> Result<Option<Vec<u32>>, Bad> {
+        Ok(self
+            .candidates_memo(g, strings, reading, &mut IndexMemo::default())?
+            .map(|c| c.to_vec()))
+    }
+
+    /// [`Self::candidates`] with a memo kept across lookups of the same group's filter
+    /// (`ContentIndex::candidates_memo`).
+    pub fn candidates_memo(
+        &self,
+        g: &Group,
+        strings: &Strings<'a>,
+        reading: &[u8],
+        memo: &mut IndexMemo<'a>,
+    ) -> Result<Option<std::rc::Rc<[u32]>>, Bad> {
         if g.filter.1 == 0 {
             return Ok(None);
         }
         let w = self.filters.sub(g.filter.0 as usize, g.filter.1 as usize)?;
         let f = ContentIndex::new(self.filter_kind, w.bytes()).map_err(|_| Bad)?;
-        let mut c = f.candidates(strings, &[reading])?;
-        c.sort_unstable();
-        c.dedup();
+        let c = f.candidates_memo(strings, &[reading], memo)?;
+        // Sorted: the first and last tell whether all are in the group.
         let range = self.entries(g)?;
-        if c.iter().any(|e| !range.contains(e)) {
+        if c.first().is_some_and(|e| !range.contains(e))
+            || c.last().is_some_and(|e| !range.contains(e))
+        {
             return Err(Bad);
         }
         Ok(Some(c))
