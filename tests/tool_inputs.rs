@@ -303,8 +303,9 @@ fn every_path_field_of_every_agent() {
             "deny",
         ),
         ("vibe", "read_file", json!({"path": 1}), "ask"),
-        // MCP and other tools: read-denied paths deny, edit-denied paths ask, path allows
-        // never grant.
+        // MCP and other tools: read- and edit-denied paths deny (the tool's direction is
+        // unknown: a deny of either applies; red team session 3, H7), path allows never
+        // grant.
         (
             "claude",
             "mcp__fs__read_file",
@@ -315,7 +316,7 @@ fn every_path_field_of_every_agent() {
             "claude",
             "mcp__fs__write_file",
             json!({"path": abs("Cargo.lock")}),
-            "ask",
+            "deny",
         ),
         (
             "claude",

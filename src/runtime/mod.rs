@@ -788,8 +788,9 @@ fn decide_tool(
         .collect();
     let path_tool = tool == tools::READ || tool == tools::EDIT;
     // Other tools (MCP servers, agent tools polc has no name for): their path fields meet
-    // the deny/ask path rules — a read-denied path is denied, an edit-denied one asks (the
-    // tool may write it) — and path allows never grant them.
+    // the deny/ask path rules — every string that could be a path, in fields of any name
+    // (toolpaths.rs); a read or an edit deny denies (the tool may read or write it) — and
+    // path allows never grant them.
     let other_tool = !path_tool
         && !matches!(
             tool,
@@ -876,7 +877,8 @@ fn path_hits(
         tools::READ => vec![(tools::READ, true)],
         // A read deny also blocks edits of that path.
         tools::EDIT => vec![(tools::EDIT, true), (tools::READ, true)],
-        _ => vec![(tools::READ, true), (tools::EDIT, false)],
+        // A tool whose direction polc does not know (MCP): a deny of either applies.
+        _ => vec![(tools::READ, true), (tools::EDIT, true)],
     };
     let under_tools: Vec<&str> = match tool {
         tools::READ => vec![tools::READ],

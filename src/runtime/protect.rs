@@ -131,14 +131,17 @@ impl Protected {
                 );
             }
         }
+        // A tool polc has no name for (MCP) that says it changes files is a certain write.
+        let edit = tool == tools::EDIT || (tool != tools::BASH && writes_by_name(tool));
         // The paths a patch names (`*** Add File: .claude/settings.json`): the patch is one
         // string, which read as a path named nothing (bug fixed: `apply_patch` wrote polc's
         // and the agents' configuration).
         let named = super::toolpaths::tool_paths(tool, subject, input).files;
         strings.extend(named.iter().cloned());
         for s in strings.iter().filter(|s| !s.is_empty()) {
+            // `file:///p/.claude/settings.json` names the path.
+            let s = &super::toolpaths::as_path(s).unwrap_or_else(|| s.clone());
             let p = self.resolve(s.as_bytes(), cwd);
-            let edit = tool == tools::EDIT;
             if self.covers(&p) {
                 let v = if edit && !self.ask_only(&p) {
                     Verdict::Deny
@@ -150,7 +153,9 @@ impl Protected {
                     format!("{tool} of protected path {}", p.display()),
                     Some(&p),
                 );
-            } else if edit && (s == subject || named.contains(s)) && self.ancestor_of_protected(&p)
+            } else if tool == tools::EDIT
+                && (s == subject || named.contains(s))
+                && self.ancestor_of_protected(&p)
             {
                 worst.raise(
                     Verdict::Deny,
@@ -534,7 +539,26 @@ impl Protected {
                     .any(|pat| self.pattern_hits(pat, u.access.writes()));
                 let reads_audit = u.access == Access::Read
                     && pats.iter().any(|pat| self.pattern_reads_audit(pat));
-                if (hits && (u.access.writes() || u.access == Access::Unknown)) || reads_audit {
+                // `git rm '*.json'`, `git rm -r ':(glob).c*'`: git matches its own glob
+                // against every tracked path (its `*` crosses `/`), so a protected path the
+                // pattern meets is removed for certain, not maybe (an expansion, UNKNOWN,
+                // stays a maybe).
+                if hits
+                    && u.access == Access::Delete
+                    && e.program == "git"
+                    && !u.path.contains(&UNKNOWN)
+                {
+                    worst.raise(
+                        certain_pattern(self, &pats),
+                        format!(
+                            "`git` pathspec `{}` removes protected paths",
+                            String::from_utf8_lossy(&u.path).replace(['\u{FFFD}'], "*")
+                        ),
+                        None,
+                    );
+                } else if (hits && (u.access.writes() || u.access == Access::Unknown))
+                    || reads_audit
+                {
                     worst.raise(
                         Verdict::Ask,
                         format!(
@@ -663,6 +687,16 @@ impl Protected {
     }
 }
 
+/// Deny, unless every protected path the patterns meet is one a prompt may change
+/// (`ask_only`).
+fn certain_pattern(p: &Protected, pats: &[Vec<u8>]) -> Verdict {
+    if pats.iter().any(|pat| p.pattern_hits_where(pat, true, true)) {
+        Verdict::Deny
+    } else {
+        Verdict::Ask
+    }
+}
+
 /// An absolute pattern with its literal folder (before the first wildcard) folded as a
 /// path (`/p/./.c*` → `/p/.c*`, `/p/src/../.c*` → `/p/.c*`); `..` after a wildcard cannot be
 /// folded: then anything.
@@ -708,6 +742,48 @@ fn polc_in_text(text: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Does an MCP/unknown tool's name say it changes files (`write_file`, `move_file`,
+/// `create_directory`, `edit_block`, `delete`)? Then a protected path in its input is a
+/// certain write (deny); other tools that may write ask.
+fn writes_by_name(tool: &str) -> bool {
+    let name = tool
+        .rsplit("__")
+        .next()
+        .unwrap_or(tool)
+        .to_ascii_lowercase();
+    [
+        "write",
+        "edit",
+        "create",
+        "delete",
+        "remove",
+        "move",
+        "rename",
+        "put",
+        "save",
+        "upload",
+        "patch",
+        "replace",
+        "append",
+        "insert",
+        "copy",
+        "mkdir",
+        "update",
+        "set",
+        "overwrite",
+        "truncate",
+        "chmod",
+        "unlink",
+        "rm",
+    ]
+    .iter()
+    .any(|w| {
+        name.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|p| p == *w)
+            || (w.len() >= 4 && name.contains(w))
+    })
 }
 
 /// Every string of a tool input; false when the input is deeper or wider than the bound

@@ -8,6 +8,7 @@
 //! | `path`, `dir_path`, `directory`, `folder` | Copilot `view`/`create`/`str_replace`, Claude `LS`/`Grep`/`Glob`, Gemini, Vibe | a path; the folder a search reads recursively |
 //! | `paths`, `file_paths`, `files`, `target_directories` (arrays) | Gemini `read_many_files`, Cursor | each a path, read recursively when a folder; a glob entry is a glob |
 //! | `include`, `include_pattern`, `glob`, `patterns`, and a search's `pattern` | Gemini, Claude `Grep`/`Glob`, Cursor, Droid, OpenCode | globs under the search folder (at least ask when one could name a denied path) |
+//! | every string field, at any depth (≤ 16 levels, ≤ 4,096 strings): one that could be a path (a `/`, or no blank), a `file://` URI's path | MCP and other tools polc has no name for | a path (read and edit rules both apply); past the bound, unreadable |
 //! | `*** Add/Update/Delete File:`, `*** Move to:` lines of a patch (`command`, `input`, `patch`) | Codex/Droid `apply_patch` | paths written |
 //!
 //! Exclude globs only narrow what is read and are not needed for a sound answer. A
@@ -106,32 +107,7 @@ pub fn tool_paths(tool: &str, subject: &str, input_text: &str) -> ToolPaths {
             one(x, &mut bases);
         }
     }
-    for k in ARRAY_FIELDS {
-        match v.get(*k) {
-            None | Some(Value::Null) => {}
-            Some(Value::Array(a)) => {
-                for x in a {
-                    let mut e = Vec::new();
-                    one(x, &mut e);
-                    for s in e {
-                        if is_glob(&s) {
-                            tp.escapes |= s.contains("..");
-                            // Its literal folder is read too (and must be allowed).
-                            tp.folders.push(glob_folder(&s));
-                            tp.globs.push(s);
-                        } else {
-                            tp.folders.push(s);
-                        }
-                    }
-                }
-            }
-            Some(x) => {
-                let mut e = Vec::new();
-                one(x, &mut e);
-                tp.folders.extend(e);
-            }
-        }
-    }
+    bad |= !array_fields(&v, &mut tp);
     if search {
         if bases.is_empty() {
             bases.push(".".into());
@@ -168,9 +144,128 @@ pub fn tool_paths(tool: &str, subject: &str, input_text: &str) -> ToolPaths {
             }
         }
     }
+    if !path_tool && !matches!(tool, tools::BASH | tools::WEBFETCH | tools::WEBSEARCH) {
+        bad |= !any_field_paths(&v, &mut tp);
+    }
     tp.unreadable =
         bad || (path_tool && tp.files.is_empty() && tp.folders.is_empty() && tp.globs.is_empty());
     tp
+}
+
+/// The array fields (`paths`, `files`, …): each entry a folder read recursively, or a glob;
+/// false when an entry is not a non-empty string.
+fn array_fields(v: &Value, tp: &mut ToolPaths) -> bool {
+    let mut bad = false;
+    let mut one = |x: &Value, out: &mut Vec<String>| match x {
+        Value::String(s) if !s.is_empty() => out.push(s.clone()),
+        _ => bad = true,
+    };
+    for k in ARRAY_FIELDS {
+        match v.get(*k) {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(a)) => {
+                for x in a {
+                    let mut e = Vec::new();
+                    one(x, &mut e);
+                    for s in e {
+                        if is_glob(&s) {
+                            tp.escapes |= s.contains("..");
+                            // Its literal folder is read too (and must be allowed).
+                            tp.folders.push(glob_folder(&s));
+                            tp.globs.push(s);
+                        } else {
+                            tp.folders.push(s);
+                        }
+                    }
+                }
+            }
+            Some(x) => {
+                let mut e = Vec::new();
+                one(x, &mut e);
+                tp.folders.extend(e);
+            }
+        }
+    }
+    !bad
+}
+
+/// MCP and unknown tools name paths in fields of any name (`file`, `uri`, `target`, `dest`,
+/// nested `{"args":{"path":…}}`): every string that could be a path is one. False past the
+/// bounds.
+fn any_field_paths(v: &Value, tp: &mut ToolPaths) -> bool {
+    let mut strings = Vec::new();
+    let within = any_strings(v, &mut strings, 0);
+    for s in strings {
+        if let Some(p) = as_path(&s) {
+            if !tp.files.contains(&p) && !tp.folders.contains(&p) {
+                tp.files.push(p);
+            }
+        }
+    }
+    within
+}
+
+/// Strings past this depth or count are not read: the call is unreadable (never allowed).
+const MAX_DEPTH: u32 = 16;
+const MAX_STRINGS: usize = 4096;
+
+/// Every string of a JSON value (keys excluded); false past the bounds.
+fn any_strings(v: &Value, out: &mut Vec<String>, depth: u32) -> bool {
+    if depth > MAX_DEPTH || out.len() > MAX_STRINGS {
+        return false;
+    }
+    match v {
+        Value::String(s) => {
+            out.push(s.clone());
+            true
+        }
+        Value::Array(a) => a.iter().all(|x| any_strings(x, out, depth + 1)),
+        Value::Object(m) => m.values().all(|x| any_strings(x, out, depth + 1)),
+        _ => true,
+    }
+}
+
+/// The path a tool's string field may name: a `file://` URI's path (percent-decoded), or
+/// the string itself when it could be a path (one line, no other URL scheme, and a `/` or
+/// no blank: `.env`, `secrets`, `src/../.env`, `/srv/x`, `~/.ssh/id_rsa`). Free text
+/// (`fix the parser`) and `https://…` are not paths.
+pub fn as_path(s: &str) -> Option<String> {
+    if s.is_empty() || s.len() > 4096 || s.contains(['\n', '\r', '\0']) {
+        return None;
+    }
+    if s.get(..7)
+        .is_some_and(|p| p.eq_ignore_ascii_case("file://"))
+    {
+        let after = &s[7..];
+        // `file://host/path` and `file:///path`: the path from the first `/`.
+        let path = after.find('/').map(|i| &after[i..]).unwrap_or("/");
+        let path = path.split(['?', '#']).next().unwrap_or(path);
+        return Some(percent_decode(path));
+    }
+    if s.contains("://") {
+        return None;
+    }
+    let blank = s.contains(char::is_whitespace);
+    (!blank || s.contains('/')).then(|| s.to_string())
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A glob under a base folder (an absolute or `~` glob stands alone).
@@ -341,7 +436,8 @@ mod tests {
                 "mcp__fs__read",
                 serde_json::json!({"path": "/etc/shadow", "mode": "r"}),
                 ToolPaths {
-                    files: vec!["/etc/shadow".into()],
+                    // `r` could be a file's name too.
+                    files: vec!["/etc/shadow".into(), "r".into()],
                     ..Default::default()
                 },
             ),
@@ -349,6 +445,14 @@ mod tests {
                 "mcp__x__y",
                 serde_json::json!({"q": 1}),
                 ToolPaths::default(),
+            ),
+            (
+                "mcp__fs__read",
+                serde_json::json!({"uri": "file:///p/%2eenv", "args": {"target": ".env"}, "note": "free text here"}),
+                ToolPaths {
+                    files: vec![".env".into(), "/p/.env".into()],
+                    ..Default::default()
+                },
             ),
         ];
         for (tool, input, want) in cases {

@@ -345,21 +345,29 @@ impl Protected {
     /// Could a pattern (WILD spans `/` too) name a protected path, or (for writes) one of
     /// its ancestors?
     pub(super) fn pattern_hits(&self, pat: &[u8], ancestors: bool) -> bool {
-        self.entries().iter().any(|e| {
-            let mut probe = e.path().to_path_buf();
-            let mut probes = vec![probe.clone()];
-            if let Entry::Named(_, pre, suf) = e {
-                probes.push(probe.join(format!("{pre}{suf}")));
-            }
-            if ancestors {
-                while probe.pop() {
-                    probes.push(probe.clone());
+        self.pattern_hits_where(pat, ancestors, false)
+    }
+
+    /// [`Self::pattern_hits`] over the entries a prompt may not change (`deny_only`).
+    pub(super) fn pattern_hits_where(&self, pat: &[u8], ancestors: bool, deny_only: bool) -> bool {
+        self.entries()
+            .iter()
+            .filter(|e| !deny_only || !e.ask())
+            .any(|e| {
+                let mut probe = e.path().to_path_buf();
+                let mut probes = vec![probe.clone()];
+                if let Entry::Named(_, pre, suf) = e {
+                    probes.push(probe.join(format!("{pre}{suf}")));
                 }
-            }
-            probes
-                .iter()
-                .any(|q| glob_match(pat, q.as_os_str().as_encoded_bytes()))
-        })
+                if ancestors {
+                    while probe.pop() {
+                        probes.push(probe.clone());
+                    }
+                }
+                probes
+                    .iter()
+                    .any(|q| glob_match(pat, q.as_os_str().as_encoded_bytes()))
+            })
     }
 
     /// Does an agent's read of `p` reach polc's audit log (issue 14: it asks)? Inside the

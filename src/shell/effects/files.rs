@@ -854,6 +854,10 @@ fn pattern_first(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         "--glob",
         "--max-count",
         "-v",
+        // `grep -d recurse KEY`: the action is no operand (else `KEY` read as the file and
+        // the implicit `.` missed).
+        "-d",
+        "--directories",
         "--regexp",
         "--file",
         "--expression",

@@ -427,6 +427,167 @@ fn option_files(rest: &[Vec<u8>], sub: &str, e: &mut Effects) {
     }
 }
 
+/// Subcommands that take object names (`REV:path`, `:N:path`): the blob is printed or
+/// named (`rev-parse HEAD:.env` gives the id `cat-file -p ID` prints).
+const OBJECT_NAMES: &[&str] = &[
+    "show",
+    "cat-file",
+    "grep",
+    "archive",
+    "diff",
+    "log",
+    "rev-parse",
+    "ls-tree",
+    "whatchanged",
+    "diff-tree",
+    "blame",
+    "annotate",
+];
+
+/// The path of an object name `REV:path`, `:N:path` (index stage N) or `:path` (the index).
+fn object_path(a: &[u8]) -> Option<&[u8]> {
+    let i = a.iter().position(|&b| b == b':')?;
+    let p = &a[i + 1..];
+    if i == 0 && p.len() >= 2 && (b'0'..=b'3').contains(&p[0]) && p[1] == b':' {
+        return Some(&p[2..]);
+    }
+    Some(p)
+}
+
+/// The paths a git pathspec names, as rules see them. Magic (`:(top,icase)x`, `:/x`,
+/// `:!x`) is removed (`:/` alone is the whole tree, `.`); an excluding pathspec names
+/// nothing; unless `literal`, git's glob characters `*`, `?`, `[` (quoted from the shell,
+/// so not expanded by it) are wildcards (git's `*` also crosses `/`). Case-insensitive
+/// matching adds the lowercased form and a form with every letter a wildcard. Empty when
+/// the operand is no pathspec form (nothing to add to the literal path).
+pub fn pathspec_paths(a: &[u8], literal: bool, icase: bool) -> Vec<Vec<u8>> {
+    let (mut lit, mut ic, mut body) = (literal, icase, a);
+    let magic = !literal && a.first() == Some(&b':');
+    if magic {
+        let r = &a[1..];
+        if let Some(inner) = r.strip_prefix(b"(") {
+            let Some(close) = inner.iter().position(|&b| b == b')') else {
+                return vec![];
+            };
+            for w in inner[..close].split(|&b| b == b',') {
+                match w {
+                    b"literal" => lit = true,
+                    b"icase" => ic = true,
+                    b"glob" => lit = false,
+                    b"exclude" => return vec![],
+                    _ => {}
+                }
+            }
+            body = &inner[close + 1..];
+        } else {
+            let n = r
+                .iter()
+                .take_while(|&&b| matches!(b, b'/' | b'!' | b'^'))
+                .count();
+            if r[..n].iter().any(|&b| b == b'!' || b == b'^') {
+                return vec![];
+            }
+            body = r[n..].strip_prefix(b":").unwrap_or(&r[n..]);
+        }
+    }
+    let globbed = !lit && body.iter().any(|&b| matches!(b, b'*' | b'?' | b'['));
+    if !magic && !globbed && !ic {
+        return vec![];
+    }
+    let body: &[u8] = if body.is_empty() { b"." } else { body };
+    let p: Vec<u8> = if lit { body.to_vec() } else { git_glob(body) };
+    let mut out = vec![p.clone()];
+    if ic {
+        out.push(p.to_ascii_lowercase());
+        out.push(
+            p.iter()
+                .map(|&b| {
+                    if b.is_ascii_alphabetic() {
+                        crate::pattern::WILD
+                    } else {
+                        b
+                    }
+                })
+                .collect(),
+        );
+    }
+    out
+}
+
+/// git's glob characters as wildcards: `*`, `?`, and a bracket expression `[…]` (one
+/// character) each become one WILD.
+fn git_glob(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while i < body.len() {
+        match body[i] {
+            b'*' | b'?' => out.push(crate::pattern::WILD),
+            b'[' => {
+                out.push(crate::pattern::WILD);
+                // `[]x]` and `[!]x]`: a `]` first is a member, not the end.
+                let mut j = i + 1;
+                if matches!(body.get(j), Some(b'!' | b'^')) {
+                    j += 1;
+                }
+                if body.get(j) == Some(&b']') {
+                    j += 1;
+                }
+                match body[j.min(body.len())..].iter().position(|&b| b == b']') {
+                    Some(k) => i = j + k,
+                    None => i = body.len(),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Could this path be a folder (then `git add`/`git rm -r` take everything under it)?
+/// `.`, `..`, `x/`, a wildcard, or a name without an extension.
+fn may_be_folder(p: &[u8]) -> bool {
+    let base = super::basename(p);
+    p.ends_with(b"/")
+        || p.contains(&crate::pattern::WILD)
+        || matches!(base, b"" | b"." | b"..")
+        || !base.iter().skip(1).any(|&b| b == b'.')
+}
+
+/// `git add`/`stash -u`/`hash-object` copy files into the object store, where `git diff
+/// --cached`, `git show :0:F` or `git stash show -p` print them: a read (a folder, the
+/// whole tree).
+fn stores_files(sub: &str, rest: &[Vec<u8>]) -> bool {
+    matches!(sub, "add" | "hash-object" | "update-index")
+        || (sub == "stash"
+            && rest.iter().any(|a| {
+                matches!(
+                    a.as_slice(),
+                    b"-u" | b"--include-untracked" | b"-a" | b"--all"
+                )
+            }))
+}
+
+/// What a subcommand does with an operand; `printed`: after `--`, or a subcommand whose
+/// operands are paths (`blame`, `diff --no-index`).
+fn operand_access(sub: &str, printed: bool, stores: bool) -> Access {
+    match sub {
+        // Paths git prints the contents of.
+        "show" | "cat-file" | "log" | "diff" | "grep" | "archive" | "blame" | "annotate"
+            if printed =>
+        {
+            Access::Read
+        }
+        "rm" => Access::Delete,
+        // Paths checked out or restored are overwritten.
+        "checkout" if printed => Access::Write,
+        "restore" | "checkout-index" => Access::Write,
+        "clean" => Access::Delete,
+        _ if stores && sub != "stash" => Access::Read,
+        _ => Access::Unknown,
+    }
+}
+
 /// The files a git subcommand reads, writes or deletes, whether it rewrites the work tree,
 /// and whether it reaches the network.
 pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
@@ -441,6 +602,13 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
     }
     let no_index = rest.iter().any(|a| a.as_slice() == b"--no-index");
     let blame = matches!(sub.as_str(), "blame" | "annotate");
+    let literal = targs[..at].iter().any(|a| a == "--literal-pathspecs");
+    let icase = targs[..at].iter().any(|a| a == "--icase-pathspecs");
+    let stores = stores_files(&sub, rest);
+    let recursive_rm = rest.iter().any(|a| {
+        a.as_slice() == b"--recursive"
+            || (a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b'r'))
+    });
     let mut after_dashdash = false;
     let mut operands: Vec<&Vec<u8>> = Vec::new();
     for a in rest {
@@ -452,32 +620,26 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
             continue;
         }
         operands.push(a);
-        let access = match sub.as_str() {
-            // Paths git prints the contents of.
-            "show" | "cat-file" | "log" | "diff" | "grep" | "archive" | "blame" | "annotate"
-                if after_dashdash || blame || (no_index && sub == "diff") =>
-            {
-                Access::Read
-            }
-            "rm" => Access::Delete,
-            // Paths checked out or restored are overwritten.
-            "checkout" if after_dashdash => Access::Write,
-            "restore" | "checkout-index" => Access::Write,
-            "clean" => Access::Delete,
-            _ => Access::Unknown,
-        };
-        e.file(a.clone(), access, false);
-        // `REV:path` names a tracked file's contents.
-        if !after_dashdash {
-            if let Some(i) = a.iter().position(|&b| b == b':') {
-                if matches!(
-                    sub.as_str(),
-                    "show" | "cat-file" | "grep" | "archive" | "diff"
-                ) {
-                    e.file(a[i + 1..].to_vec(), Access::Read, false);
-                }
+        let access = operand_access(&sub, after_dashdash || blame || no_index, stores);
+        let folder_op = (sub == "rm" && recursive_rm) || stores;
+        e.file(a.clone(), access, folder_op && may_be_folder(a));
+        // The same operand as git reads it: a pathspec (`:(top).env`, `:/x`,
+        // `:(icase).ENV`, a quoted `'*.env'` is git's glob) names these paths.
+        for p in pathspec_paths(a, literal, icase) {
+            let rec = folder_op && may_be_folder(&p);
+            e.file(p, access, rec);
+        }
+        // `REV:path`, `:N:path` and `:path` name a file's contents (blob) in history or
+        // in the index.
+        if !after_dashdash && OBJECT_NAMES.contains(&sub.as_str()) {
+            if let Some(p) = object_path(a) {
+                e.file(p.to_vec(), Access::Read, false);
             }
         }
+    }
+    if stores && (sub == "stash" || operands.is_empty()) {
+        // `git add -A`/`--all`/`-u`, `stash -u`, `--pathspec-from-file`: the whole tree.
+        e.file(b".".to_vec(), Access::Read, true);
     }
     option_files(rest, &sub, e);
     if sub == "log" {

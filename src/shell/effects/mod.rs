@@ -14,6 +14,7 @@ pub(crate) mod builds;
 pub(crate) mod escapes;
 pub(crate) mod files;
 pub(crate) mod git;
+pub(crate) mod net;
 pub(crate) mod options;
 pub(crate) mod runs;
 
@@ -255,6 +256,7 @@ pub fn of(stage: &[Vec<u8>]) -> Effects {
     // Abbreviated long options read as the option they abbreviate (`sort --ou F`).
     let expanded = options::expand_long(&e.program, args);
     files::effects(&mut e, expanded.as_deref().unwrap_or(args));
+    net::destinations(&mut e, expanded.as_deref().unwrap_or(args));
     e
 }
 
