@@ -5,7 +5,7 @@ use crate::ir::Verdict;
 use crate::syntax::session::{
     AstRewrite, AstRwExample, AstSeqExample, AstSequence, AstSession, AstStep,
 };
-use crate::syntax::{clip_text, Item};
+use crate::syntax::{clip_text, Item, Located};
 use pest::iterators::Pair;
 
 impl Cx<'_> {
@@ -92,52 +92,18 @@ impl Cx<'_> {
         seen: &mut Vec<&'static str>,
         text: &mut String,
     ) {
-        let key = match a.as_rule() {
-            R::attr_id => "id",
-            R::attr_reason => "reason",
-            R::attr_hosts => "hosts",
-            R::attr_tags => "tags",
-            R::seq_interrupt => "interrupt",
-            _ => "",
+        let common = Common {
+            id: &mut seq.id,
+            reason: &mut seq.reason,
+            hosts: &mut seq.hosts,
+            tags: &mut seq.tags,
         };
-        if !key.is_empty() {
-            if seen.contains(&key) {
-                self.error(
-                    crate::syntax::codes::E016,
-                    format!("duplicate attribute `{key}`"),
-                    &a,
-                )
-                .help = Some(format!("give `{key}` once per sequence"));
-                return;
-            }
-            seen.push(key);
-        }
+        let Some(a) =
+            self.common_attr(a, (R::seq_interrupt, "interrupt"), "sequence", seen, common)
+        else {
+            return;
+        };
         match a.as_rule() {
-            R::attr_id => {
-                if let Some(v) = a.into_inner().nth(1) {
-                    seq.id = Some(self.located(&v, v.as_str().to_string()));
-                }
-            }
-            R::attr_reason => {
-                if let Some(v) = a.into_inner().nth(1) {
-                    seq.reason = self.string(&v);
-                }
-            }
-            R::attr_hosts => {
-                seq.hosts = Some(
-                    a.into_inner()
-                        .skip(1)
-                        .map(|h| self.located(&h, h.as_str().to_string()))
-                        .collect(),
-                );
-            }
-            R::attr_tags => {
-                seq.tags = a
-                    .into_inner()
-                    .skip(1)
-                    .map(|t| t.as_str().to_string())
-                    .collect();
-            }
             R::seq_interrupt => seq.interrupt = true,
             R::seq_step => {
                 let shown = a.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
@@ -258,52 +224,16 @@ impl Cx<'_> {
     }
 
     fn rw_attr(&mut self, a: Pair<'_, R>, rw: &mut AstRewrite, seen: &mut Vec<&'static str>) {
-        let key = match a.as_rule() {
-            R::attr_id => "id",
-            R::attr_reason => "reason",
-            R::attr_hosts => "hosts",
-            R::attr_tags => "tags",
-            R::rw_append => "append",
-            _ => "",
+        let common = Common {
+            id: &mut rw.id,
+            reason: &mut rw.reason,
+            hosts: &mut rw.hosts,
+            tags: &mut rw.tags,
         };
-        if !key.is_empty() {
-            if seen.contains(&key) {
-                self.error(
-                    crate::syntax::codes::E016,
-                    format!("duplicate attribute `{key}`"),
-                    &a,
-                )
-                .help = Some(format!("give `{key}` once per rewrite"));
-                return;
-            }
-            seen.push(key);
-        }
+        let Some(a) = self.common_attr(a, (R::rw_append, "append"), "rewrite", seen, common) else {
+            return;
+        };
         match a.as_rule() {
-            R::attr_id => {
-                if let Some(v) = a.into_inner().nth(1) {
-                    rw.id = Some(self.located(&v, v.as_str().to_string()));
-                }
-            }
-            R::attr_reason => {
-                if let Some(v) = a.into_inner().nth(1) {
-                    rw.reason = self.string(&v);
-                }
-            }
-            R::attr_hosts => {
-                rw.hosts = Some(
-                    a.into_inner()
-                        .skip(1)
-                        .map(|h| self.located(&h, h.as_str().to_string()))
-                        .collect(),
-                );
-            }
-            R::attr_tags => {
-                rw.tags = a
-                    .into_inner()
-                    .skip(1)
-                    .map(|t| t.as_str().to_string())
-                    .collect();
-            }
             R::rw_append => {
                 if let Some(v) = a.into_inner().nth(1) {
                     if let Some(text) = self.string(&v) {
@@ -344,5 +274,77 @@ impl Cx<'_> {
             }
             _ => {}
         }
+    }
+}
+
+/// The attributes sequences and rewrites share.
+struct Common<'a> {
+    id: &'a mut Option<Located<String>>,
+    reason: &'a mut Option<String>,
+    hosts: &'a mut Option<Vec<Located<String>>>,
+    tags: &'a mut Vec<String>,
+}
+
+impl Cx<'_> {
+    /// Read `a` if it is a shared attribute (`id`, `reason`, `hosts`, `tags`), after the
+    /// duplicate check (E016) that also covers the item's own `extra` attribute; `Some(a)`
+    /// when the item reads it itself.
+    fn common_attr<'i>(
+        &mut self,
+        a: Pair<'i, R>,
+        extra: (R, &'static str),
+        what: &str,
+        seen: &mut Vec<&'static str>,
+        c: Common<'_>,
+    ) -> Option<Pair<'i, R>> {
+        let key = match a.as_rule() {
+            R::attr_id => "id",
+            R::attr_reason => "reason",
+            R::attr_hosts => "hosts",
+            R::attr_tags => "tags",
+            r if r == extra.0 => extra.1,
+            _ => "",
+        };
+        if !key.is_empty() {
+            if seen.contains(&key) {
+                self.error(
+                    crate::syntax::codes::E016,
+                    format!("duplicate attribute `{key}`"),
+                    &a,
+                )
+                .help = Some(format!("give `{key}` once per {what}"));
+                return None;
+            }
+            seen.push(key);
+        }
+        match a.as_rule() {
+            R::attr_id => {
+                if let Some(v) = a.into_inner().nth(1) {
+                    *c.id = Some(self.located(&v, v.as_str().to_string()));
+                }
+            }
+            R::attr_reason => {
+                if let Some(v) = a.into_inner().nth(1) {
+                    *c.reason = self.string(&v);
+                }
+            }
+            R::attr_hosts => {
+                *c.hosts = Some(
+                    a.into_inner()
+                        .skip(1)
+                        .map(|h| self.located(&h, h.as_str().to_string()))
+                        .collect(),
+                );
+            }
+            R::attr_tags => {
+                *c.tags = a
+                    .into_inner()
+                    .skip(1)
+                    .map(|t| t.as_str().to_string())
+                    .collect();
+            }
+            _ => return Some(a),
+        }
+        None
     }
 }
