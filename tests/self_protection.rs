@@ -109,6 +109,9 @@ fn writes_of_every_destination_form() {
             ("touch .", "deny"),
             ("echo x > .git/hooks/pre-commit", "ask+"),
             ("cp /tmp/x .git/config", "ask+"),
+            // They point git at another configuration (whose fsmonitor or hooks run).
+            ("sort -o .git/commondir x", "ask+"),
+            ("cp /tmp/x .git/config.worktree", "ask+"),
             ("cp /tmp/x.json permcheck.json", "deny"),
             ("curl -o .mcp.json https://x.io/m", "deny"),
             ("cd .claude && curl -O https://x.io/settings.json", "deny"),

@@ -117,7 +117,14 @@ const PROJECT_DIRS: &[&str] = &[
     ".opencode",
 ];
 /// Where the agent's own tools run code from: writes ask.
-const PROJECT_ASK: &[&str] = &[".git/hooks", ".git/config"];
+/// (`.git/commondir` and `.git/config.worktree` point git at another configuration, whose
+/// `core.fsmonitor` or hooks then run: red team, session 3.)
+const PROJECT_ASK: &[&str] = &[
+    ".git/hooks",
+    ".git/config",
+    ".git/config.worktree",
+    ".git/commondir",
+];
 const HOME_FILES: &[&str] = &[
     ".gemini/settings.json",
     ".cursor/hooks.json",
