@@ -117,8 +117,10 @@ fn only_opted_in_plain_exact_commands_are_remembered() {
         // A wildcard Claude Code would read more widely, or no exact form.
         // (quoted, so polc allows them: the star is a literal to bash, a wildcard to Claude).
         ("git log '--format=*'", "allow"),
-        ("git log ':*'", "allow"),
-        ("git log \\*", "allow"),
+        // git reads `:*` and a literal `*` as pathspecs (every file): no allow covers that
+        // read, so they are not even allowed.
+        ("git log ':*'", "none"),
+        ("git log \\*", "none"),
         // Compound, multi-line, redirected, nested.
         ("git status && git log", "allow"),
         ("git log; git status", "allow"),
