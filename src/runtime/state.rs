@@ -62,7 +62,7 @@ pub fn selftest() -> Option<String> {
 /// loaded machine: a hook that had not reached the point yet read the changed file.
 /// Nothing in other builds.
 pub fn selftest_pause(point: &str, ms: u64) {
-    if !selftest().is_some_and(|s| s.strip_prefix("pause-") == Some(point)) {
+    if selftest().is_none_or(|s| s.strip_prefix("pause-") != Some(point)) {
         return;
     }
     #[cfg(feature = "test-paths")]
