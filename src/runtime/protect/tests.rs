@@ -180,3 +180,44 @@ fn every_watched_path_is_guarded() {
         bad.join("\n")
     );
 }
+
+/// Issue 16: protected paths are compared byte-wise when both sides are clean absolute
+/// paths (`gather::Entry::covers`); every spelling that reaches a protected path must still
+/// be found — doubled slashes, `.` and `..` pieces, trailing slashes, case, wrappers,
+/// variables, globs, relative paths after `cd`.
+#[test]
+fn every_spelling_of_a_protected_path_is_found() {
+    use Verdict::*;
+    for (cmd, want) in [
+        ("echo x > .//.claude/settings.json", Some(Deny)),
+        ("echo x > ./.claude/./settings.json", Some(Deny)),
+        (
+            "echo x >> .claude/../.claude/settings.local.json",
+            Some(Deny),
+        ),
+        ("echo x > /proj//.polc/policy.bin", Some(Deny)),
+        ("cp a /proj/.polc/", Some(Deny)),
+        ("cp a /proj/./.polc/new.pol", Some(Deny)),
+        ("touch .POLC/x", Some(Deny)),
+        // `mv`'s destination may be a folder: names unknown to polc land in it.
+        ("mv a .POLC/x", Some(Ask)),
+        ("tee -a .CLAUDE/Settings.json < /dev/null", Some(Deny)),
+        ("cat x | tee .mcp.json", Some(Deny)),
+        ("sed -i s/a/b/ ./.claude/settings.local.json", Some(Deny)),
+        ("git mv x .claude/settings.json", Some(Deny)),
+        ("env X=1 nice cp a .polc/x", Some(Deny)),
+        ("cd .polc && rm -f policy.bin", Some(Deny)),
+        ("cd src && rm -f ../.polc/policy.bin", Some(Deny)),
+        ("cd /proj/src/.. && touch .claude/settings.json", Some(Deny)),
+        ("rm -rf /proj/.polc/..", Some(Deny)),
+        ("rm -rf /proj/", Some(Deny)),
+        ("cp a .claude/$X", Some(Ask)),
+        ("cp a .claude/settings*.json", Some(Ask)),
+        ("echo x > .claude/settingsX.json", Some(Deny)),
+        ("echo x > .claude/notes.md", None),
+        ("echo x > .polcx", None),
+        ("echo x > src/.polc", None),
+    ] {
+        assert_eq!(check(cmd), want, "{cmd}");
+    }
+}
