@@ -17,6 +17,21 @@ pub(super) enum Entry {
     Named(PathBuf, &'static str, &'static str),
 }
 
+/// A path asked about, with whether it is [`clean`].
+struct Probe<'a> {
+    path: &'a Path,
+    clean: bool,
+}
+
+impl<'a> Probe<'a> {
+    fn new(path: &'a Path) -> Probe<'a> {
+        Probe {
+            path,
+            clean: clean(bytes(path)),
+        }
+    }
+}
+
 fn bytes(p: &Path) -> &[u8] {
     p.as_os_str().as_encoded_bytes()
 }
@@ -27,11 +42,20 @@ fn clean(b: &[u8]) -> bool {
     if b == b"/" {
         return true;
     }
+    // (`memmem::find` here built a searcher per call: 1.9 M instructions a command.)
     b.first() == Some(&b'/')
-        && b.last() != Some(&b'/')
-        && !b.ends_with(b"/.")
-        && memchr::memmem::find(b, b"//").is_none()
-        && memchr::memmem::find(b, b"/./").is_none()
+        && b[1..]
+            .split(|&c| c == b'/')
+            .all(|piece| !piece.is_empty() && piece != b".")
+}
+
+/// `p.starts_with(base)` (component-wise), on bytes when both are [`clean`].
+fn starts_with(p: &Path, base: &Probe<'_>) -> bool {
+    let (pb, bb) = (bytes(p), bytes(base.path));
+    if base.clean && clean(pb) {
+        return pb.starts_with(bb) && (pb.len() == bb.len() || bb == b"/" || pb[bb.len()] == b'/');
+    }
+    p.starts_with(base.path)
 }
 
 fn fold(p: &Path) -> PathBuf {
@@ -56,11 +80,17 @@ impl Entry {
     }
     /// Is `p` this entry or inside it?
     fn covers(&self, p: &Path) -> bool {
-        let (pb, eb) = (bytes(p), bytes(self.path()));
-        if clean(pb) && clean(eb) {
-            return self.covers_clean(pb, eb);
+        self.covers_probe(&Probe::new(p))
+    }
+
+    /// [`Self::covers`] with `p`'s cleanness found once for all entries (a 10 kB path
+    /// checked against ~350 entries).
+    fn covers_probe(&self, p: &Probe<'_>) -> bool {
+        let eb = bytes(self.path());
+        if p.clean && clean(eb) {
+            return self.covers_clean(bytes(p.path), eb);
         }
-        self.covers_std(p)
+        self.covers_std(p.path)
     }
 
     /// [`Self::covers`] on bytes, for paths whose components are exactly their
@@ -372,23 +402,30 @@ impl Protected {
     /// is the same file.
     pub fn covers(&self, p: &Path) -> bool {
         let f = Self::forms(p);
-        if self.entries().iter().any(|e| f.iter().any(|x| e.covers(x))) {
+        let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
+        if self
+            .entries()
+            .iter()
+            .any(|e| probes.iter().any(|x| e.covers_probe(x)))
+        {
             return true;
         }
         let folded: Vec<PathBuf> = f.iter().map(|x| fold(x)).collect();
+        let probes = [Probe::new(&folded[0]), Probe::new(&folded[1])];
         self.folded
             .get_or_init(|| self.entries().iter().map(Entry::folded).collect())
             .iter()
-            .any(|e| folded.iter().any(|x| e.covers(x)))
+            .any(|e| probes.iter().any(|x| e.covers_probe(x)))
     }
 
     /// Is every entry covering `p` an ask-only one?
     pub(super) fn ask_only(&self, p: &Path) -> bool {
         let f = Self::forms(p);
+        let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
         let mut cov = self
             .entries()
             .iter()
-            .filter(|e| f.iter().any(|x| e.covers(x)))
+            .filter(|e| probes.iter().any(|x| e.covers_probe(x)))
             .peekable();
         cov.peek().is_some() && cov.all(Entry::ask)
     }
@@ -396,10 +433,11 @@ impl Protected {
     /// Is `p` an ancestor of a protected path (removing or moving it takes one along)?
     pub(super) fn ancestor_of_protected(&self, p: &Path) -> bool {
         let f = Self::forms(p);
+        let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
         self.entries()
             .iter()
             .filter(|e| !e.ask())
-            .any(|e| f.iter().any(|x| e.path().starts_with(x)))
+            .any(|e| probes.iter().any(|x| starts_with(e.path(), x)))
     }
 
     /// Could a pattern (WILD spans `/` too) name a protected path, or (for writes) one of
@@ -776,6 +814,16 @@ mod bytewise {
                 Entry::Named(PathBuf::from(e), "", ""),
             ]
         };
+        for a in paths {
+            for b in paths {
+                let (a, b) = (Path::new(a), Path::new(b));
+                assert_eq!(
+                    starts_with(a, &Probe::new(b)),
+                    a.starts_with(b),
+                    "{a:?} starts with {b:?}"
+                );
+            }
+        }
         for e in paths {
             for entry in entries(e) {
                 for p in paths {
