@@ -9,7 +9,7 @@ use super::{failsafe, Host};
 use crate::ir::Decision;
 use crate::runtime::entry::{self, Call, Decided, Failure, Judged};
 use crate::runtime::layers::Layers;
-use crate::runtime::Cause;
+use crate::runtime::{Cause, Request};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -217,11 +217,19 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         unattestable: mapped.unattestable.as_deref(),
         cwd: &cwd,
     };
-    let decided = finish(
+    let mut decided = finish(
         entry::decide(&layers, &call),
         &roots,
         layers.state_dir.as_deref(),
     );
+    if let (Host::Codex, None, Request::Bash { command }) = (host, &mapped.workdir, &mapped.request)
+    {
+        if decided.decision != Decision::Deny {
+            if let Some(why) = super::codex::unplaced_write(command) {
+                decided.adjust(Decision::Ask, why);
+            }
+        }
+    }
     let mut r = respond(host, ev, &inp, &mapped, &decided, &layers, &roots, &cwd);
     if r.stderr.is_none() {
         r.stderr = notice(&decided);
