@@ -534,22 +534,22 @@ fn build_tools(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
         // map, dumps, profiles, another output) or load code (plugins, spec files, another
         // program folder); `protoc --plugin` runs the plugin.
         "cc" | "gcc" | "g++" | "c++" | "clang" | "clang++" | "ld" | "ld.bfd" | "ld.gold"
-        | "ld.lld" => {
-            if args.iter().any(|a| compiler_flags_write_or_run(a)) {
-                r.unattest("compiler or linker flags that write files or run programs");
-            }
+        | "ld.lld"
+            if args.iter().any(|a| compiler_flags_write_or_run(a)) =>
+        {
+            r.unattest("compiler or linker flags that write files or run programs");
         }
         "protoc" if args.iter().any(|a| a.starts_with("--plugin")) => {
             r.unattest("an option that runs a program");
         }
-        "pytest" | "py.test" => {
-            // pytest-xdist's `--tx popen//python=CMD` runs CMD; `--tx ssh=H --rsyncdir D`
-            // copies D to another host; `--pdbcls=MOD:CLS` imports MOD.
+        // pytest-xdist's `--tx popen//python=CMD` runs CMD; `--tx ssh=H --rsyncdir D` copies D
+        // to another host; `--pdbcls=MOD:CLS` imports MOD.
+        "pytest" | "py.test"
             if args.iter().any(|a| {
                 a.starts_with("--tx") || a.starts_with("--rsyncdir") || a.starts_with("--pdbcls")
-            }) {
-                r.unattest("an option that runs a program");
-            }
+            }) =>
+        {
+            r.unattest("an option that runs a program");
         }
         "wget" | "wget2" if args.iter().any(|a| a.starts_with("--use-askpass")) => {
             r.unattest("an option that runs a program");
