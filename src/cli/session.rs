@@ -148,7 +148,7 @@ pub fn explain_block(table: Option<&Path>, host: &str, sid: &str, command: &str)
         command: command.to_string(),
     };
     let d = match crate::runtime::decide(&rules, host, &req) {
-        Ok(out) => (out.decision, crate::session::hook::reason_of(&rules, out)),
+        Ok(out) => (out.decision, crate::host::after::reason_of(&rules, out)),
         Err(_) => {
             eprintln!("error: {} is damaged: run `polc build`", path.display());
             return 2;

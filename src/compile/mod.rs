@@ -12,6 +12,8 @@ use crate::table::sections::{
 };
 use std::collections::BTreeMap;
 
+pub mod session;
+
 /// What `polc build` hands to the table writer.
 pub struct Compiled {
     pub sections: Vec<(u32, Vec<u8>)>,
@@ -219,7 +221,7 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
     counts.insert("examples".to_string(), policy.examples.len() as u64);
     counts.insert("content_entries".to_string(), b.content_count as u64);
     // Session features (src/session/): their own sections, none without them.
-    let session = crate::session::compile::sections(policy)?;
+    let session = session::sections(policy)?;
     let mut sections = b.finish();
     sections.extend(session);
     Ok(Compiled { sections, counts })

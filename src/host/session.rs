@@ -126,12 +126,10 @@ pub fn degrade(d: (Decision, String), why: &str) -> (Decision, String) {
 }
 
 pub const SESSIONS_DIR: &str = "sessions";
-/// A record idle this long is removed by the next new session's sweep.
-pub const IDLE_EXPIRY: Duration = Duration::from_secs(14 * 24 * 3600);
 /// A live record's mtime is refreshed when older than this.
 pub const TOUCH_EVERY: Duration = Duration::from_secs(600);
-/// Live sessions beyond this are refused, not evicted.
-pub const MAX_LIVE_SESSIONS: usize = 10_000;
+/// Expiry and the live-session cap are shared with the session state files.
+pub use crate::session::store::{IDLE_EXPIRY, MAX_LIVE_SESSIONS};
 
 /// The recorded start of session `sid`, recording `cwd` when the session is new. `Err` with
 /// the reason when the record cannot be read or written: never a guess.

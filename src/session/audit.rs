@@ -11,8 +11,8 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub const DIR: &str = "audit";
-pub const FILE: &str = "audit.log";
+/// The log's folder and file names live in `places` (self-protection reads them too).
+pub use crate::places::{AUDIT_DIR as DIR, AUDIT_FILE as FILE};
 /// Rotated past this size.
 pub const ROTATE_AT: u64 = 1 << 20;
 /// Rotated files kept (`audit.log.1` is the newest).

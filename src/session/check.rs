@@ -2,8 +2,8 @@
 //! session's state. Pure: the state file is read and written by `store`, the hook glue is in
 //! `hook`; `polc build` runs sequence examples through the same code on an in-memory state.
 
-use super::policy::{Audit, CSequence, CStep, Config, Limits, SEC_SESSION, SEC_STEP_BASE};
 use super::record::{id_ok, Call, State};
+use crate::ir::session::{Audit, CSequence, CStep, Config, Limits, SEC_SESSION, SEC_STEP_BASE};
 use crate::ir::{Decision, Verdict};
 use crate::runtime::table_rules::TableRules;
 use crate::runtime::{Context, Corrupt, Request};
@@ -391,7 +391,7 @@ fn fire(seq: &CSequence, possible: bool, acc: &mut Acc) {
         } else {
             seq.file.clone()
         };
-        acc.reason = crate::host::answer::clip(&format!(
+        acc.reason = crate::hosts::clip(&format!(
             "polc {}: rule {} ({at}) `{}` — {what} in this session{why}",
             v.as_str(),
             seq.id,
@@ -423,7 +423,7 @@ fn limits(l: &Limits, st: &State, call: &CallInfo<'_>, counting: bool, acc: &mut
         } else {
             format!("{} denials in this session (limit {})", cur.total, l.total)
         };
-        acc.reason = crate::host::answer::clip(&format!(
+        acc.reason = crate::hosts::clip(&format!(
             "polc ask: {what}; until a person approves a call polc asked about or runs `polc session reset`, every call needs approval (was: {})",
             acc.reason
         ));
@@ -437,7 +437,7 @@ fn limits(l: &Limits, st: &State, call: &CallInfo<'_>, counting: bool, acc: &mut
         if !past && cur.past(l) && !call.can_prompt && !st.interrupted {
             acc.flags.push('I');
             acc.interrupt = true;
-            acc.reason = crate::host::answer::clip(&format!(
+            acc.reason = crate::hosts::clip(&format!(
                 "{} (denial limit reached: polc stops this turn; a person must look at the session)",
                 acc.reason
             ));

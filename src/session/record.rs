@@ -179,7 +179,7 @@ pub fn reset_line(time_ms: u64, by: &str, tool_use_id: &str) -> String {
 
 impl State {
     /// Is a limit passed?
-    pub fn past(&self, l: &crate::session::policy::Limits) -> bool {
+    pub fn past(&self, l: &crate::ir::session::Limits) -> bool {
         self.consecutive >= l.consecutive || self.total >= l.total
     }
 

@@ -17,6 +17,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 pub const DIR: &str = "session-state";
+/// A state file (or a session's start record, `host::session`) idle this long is removed by
+/// the next new session's sweep.
+pub const IDLE_EXPIRY: Duration = Duration::from_secs(14 * 24 * 3600);
+/// Live sessions beyond this are refused, not evicted.
+pub const MAX_LIVE_SESSIONS: usize = 10_000;
 /// Past this size the raw history is trimmed (counters and armed sequences kept).
 pub const SOFT_CAP: u64 = 4 << 10;
 /// Past this many bytes after the last snapshot the appender trims too: the hook folds only
@@ -108,8 +113,8 @@ pub fn open(state_dir: &Path, key: &[&[u8]], create: bool) -> Result<Option<Open
                         dir.display()
                     )
                 })?;
-                let live = sweep(&dir, crate::host::session::IDLE_EXPIRY);
-                let cap = crate::host::session::MAX_LIVE_SESSIONS;
+                let live = sweep(&dir, IDLE_EXPIRY);
+                let cap = MAX_LIVE_SESSIONS;
                 if live >= cap {
                     return Err(format!(
                         "{live} live session states are kept in {} (cap {cap}); new sessions are refused until idle ones expire",

@@ -3,6 +3,8 @@
 //!
 //! Nothing here knows about syntax or about the on-disk table.
 
+pub mod session;
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -248,5 +250,5 @@ pub struct Policy {
     pub sources: Vec<SourceStamp>,
     /// Denial limits, sequence rules, the audit log (src/session/README.md).
     #[serde(default)]
-    pub session: crate::session::policy::SessionPolicy,
+    pub session: session::SessionPolicy,
 }
