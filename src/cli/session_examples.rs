@@ -50,7 +50,7 @@ pub fn run_calls(
                 let _ = st.apply(&v.call.line('p'));
                 last = (v.decision, v.reason);
             }
-            Err(why) => return (Decision::Deny, why),
+            Err(why) => return (Decision::Deny, why.to_string()),
         }
     }
     last
@@ -126,7 +126,7 @@ pub fn check<'a>(policy: &'a Policy, compiled: &Compiled) -> (usize, Vec<Failure
                 fails.push(Failure {
                     example: e,
                     got: Decision::Deny,
-                    detail: why.clone(),
+                    detail: why.to_string(),
                 });
             }
         }

@@ -106,7 +106,7 @@ fn key(host: Host, inp: &HookInput, root: &Path) -> Vec<Vec<u8>> {
 }
 
 /// Every answer that is not deny becomes ask, with the reason (state unusable).
-fn degrade(d: (Decision, String), why: &str) -> After {
+fn degrade(d: (Decision, String), why: &dyn std::fmt::Display) -> After {
     if d.0 == Decision::Deny {
         return After::keep(d);
     }
@@ -247,7 +247,7 @@ fn stateful(
     write: bool,
 ) -> After {
     let Some(state_dir) = crate::runtime::state::state_dir() else {
-        return degrade(d, "polc has no state folder");
+        return degrade(d, &"polc has no state folder");
     };
     let k = key(host, inp, root);
     let kr: Vec<&[u8]> = k.iter().map(Vec::as_slice).collect();
@@ -256,7 +256,7 @@ fn stateful(
     let open = match store::open(&state_dir, &kr, write) {
         Ok(Some(o)) => Some(o),
         Ok(None) if !write => None,
-        Ok(None) => return degrade(d, "the state file vanished"),
+        Ok(None) => return degrade(d, &"the state file vanished"),
         Err(why) => return degrade(d, &why),
     };
     let empty = crate::session::record::State::default();

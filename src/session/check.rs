@@ -3,7 +3,9 @@
 //! `hook`; `polc build` runs sequence examples through the same code on an in-memory state.
 
 use super::record::{id_ok, Call, State};
-use crate::ir::session::{Audit, CSequence, CStep, Config, Limits, SEC_SESSION, SEC_STEP_BASE};
+use crate::ir::session::{
+    Audit, CSequence, CStep, Config, Limits, SectionError, SEC_SESSION, SEC_STEP_BASE,
+};
 use crate::ir::{Decision, Verdict};
 use crate::runtime::table_rules::TableRules;
 use crate::runtime::{Context, Corrupt, Request};
@@ -25,7 +27,7 @@ impl<'a> Features<'a> {
 
     /// Adds one table's features: limits take the smaller of each, sequences add up, the
     /// audit log is on if any table asks for it (each only restricts or records).
-    pub fn add(&mut self, get: impl Fn(u32) -> Option<&'a [u8]>) -> Result<(), String> {
+    pub fn add(&mut self, get: impl Fn(u32) -> Option<&'a [u8]>) -> Result<(), SectionError> {
         let Some(bytes) = get(SEC_SESSION) else {
             return Ok(());
         };
@@ -37,7 +39,7 @@ impl<'a> Features<'a> {
         &mut self,
         c: Config,
         sub: impl Fn(u32) -> Option<&'a [u8]>,
-    ) -> Result<(), String> {
+    ) -> Result<(), SectionError> {
         if let Some(l) = c.limits {
             self.limits = Some(match self.limits {
                 None => l,
@@ -56,9 +58,9 @@ impl<'a> Features<'a> {
             .iter()
             .any(|s| s.steps.iter().any(|st| matches!(st, CStep::Rule(_))));
         let rules = if needs_rules {
-            Some(std::rc::Rc::new(TableRules::new(sub).map_err(|_| {
-                "the table's sequence steps are damaged: run `polc build`".to_string()
-            })?))
+            Some(std::rc::Rc::new(
+                TableRules::new(sub).map_err(|_| SectionError::Steps)?,
+            ))
         } else {
             None
         };
@@ -256,7 +258,7 @@ pub fn apply(
     call: &CallInfo<'_>,
     d: (Decision, String),
     summary: String,
-) -> Result<Verdicts, String> {
+) -> Result<Verdicts, SectionError> {
     let mut acc = Acc {
         decision: d.0,
         reason: d.1,
@@ -302,7 +304,7 @@ fn sequences(
     st: &State,
     call: &CallInfo<'_>,
     acc: &mut Acc,
-) -> Result<Vec<(String, u8)>, String> {
+) -> Result<Vec<(String, u8)>, SectionError> {
     let mut seq_updates: Vec<(String, u8)> = Vec::new();
     let walks: Vec<Option<crate::shell::Walk>> = if f.sequences.is_empty() {
         Vec::new()
@@ -326,7 +328,7 @@ fn sequences(
             let mut by_rule: Vec<(u32, At)> = Vec::new();
             if let Some(r) = rules {
                 by_rule = rule_hits(r, call.host, req, walk.as_ref(), call.ctx)
-                    .map_err(|_| "the table's sequence steps are damaged: run `polc build`")?;
+                    .map_err(|_| SectionError::Steps)?;
             }
             let net = net_of(req, walk.as_ref());
             let steps: Vec<Vec<At>> = seq
