@@ -191,15 +191,7 @@ pub fn explain_block(table: Option<&Path>, host: &str, sid: &str, command: &str)
     };
     let ctx = crate::runtime::Context::from_env();
     let reqs = [&req];
-    let info = CallInfo {
-        host,
-        permission_request: false,
-        can_prompt: true,
-        tool_use_id: "",
-        turn: "",
-        requests: &reqs,
-        ctx: &ctx,
-    };
+    let info = CallInfo::offline(host, &reqs, &ctx);
     match check::apply(&f, &st, &info, d, command.to_string()) {
         Ok(v) => {
             println!(

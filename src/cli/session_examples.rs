@@ -36,15 +36,7 @@ pub fn run_calls(
             Err(_) => (Decision::Deny, "table corrupt".into()),
         };
         let reqs = [&req];
-        let info = CallInfo {
-            host,
-            permission_request: false,
-            can_prompt: true,
-            tool_use_id: "",
-            turn: "",
-            requests: &reqs,
-            ctx: &ctx,
-        };
+        let info = CallInfo::offline(host, &reqs, &ctx);
         match check::apply(f, &st, &info, d, cmd.clone()) {
             Ok(v) => {
                 let _ = st.apply(&v.call.line('p'));

@@ -239,7 +239,7 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     r
 }
 
-/// From the decision to the answer: a rewrite's alternative (`session::rewrite`), the
+/// From the decision to the answer: a rewrite's alternative (`host::rewrite`), the
 /// session's rules and the audit log (src/session/README.md; nothing without them), host
 /// authority, rendering, the interrupt form and a remembered approval.
 #[allow(clippy::too_many_arguments)]

@@ -1,7 +1,9 @@
 //! The lowered policy: what every front end (DSL, permcheck.json, Claude settings) produces
 //! and what both the compiler and the reference interpreter consume.
 //!
-//! Nothing here knows about syntax or about the on-disk table.
+//! Nothing here knows about syntax or about the on-disk table, except `session.rs`: the
+//! session features' stored form (`Config`, its section kinds), which the compiler writes and
+//! the hook reads. See `README.md` here.
 
 pub mod session;
 

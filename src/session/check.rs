@@ -80,7 +80,7 @@ pub struct Verdicts {
     pub interrupt: bool,
     /// The session's rules looked at this call: a sequence step matched it (as a first, a
     /// middle or a last step, possibly), or denial limits are on. Such an allow is never
-    /// remembered (`remember.rs`).
+    /// remembered (`host/remember.rs`).
     pub touched: bool,
     /// The record to append.
     pub call: Call,
@@ -97,6 +97,22 @@ pub struct CallInfo<'r> {
     pub turn: &'r str,
     pub requests: &'r [&'r Request],
     pub ctx: &'r Context,
+}
+
+impl<'r> CallInfo<'r> {
+    /// A call decided away from a hook (`polc build`'s sequence examples, `polc explain
+    /// --session`): a PreToolUse call a person could be asked about, with no call or turn id.
+    pub fn offline(host: &'r str, requests: &'r [&'r Request], ctx: &'r Context) -> Self {
+        CallInfo {
+            host,
+            permission_request: false,
+            can_prompt: true,
+            tool_use_id: "",
+            turn: "",
+            requests,
+            ctx,
+        }
+    }
 }
 
 /// Where in a call a step matched: a segment index (segments are ordered steps), or
