@@ -13,7 +13,6 @@
 mod common;
 use common::Project;
 use serde_json::json;
-use std::process::Stdio;
 use Setup::*;
 use Want::*;
 
@@ -80,38 +79,9 @@ fn project(setup: Setup) -> Project {
 
 /// The Claude PreToolUse answer (None: no output, i.e. default), in session `sid`.
 fn hook(p: &Project, cmd: &str, sid: &str) -> (Option<String>, String) {
-    let root = p.dir.path().canonicalize().unwrap();
-    let stdin = json!({
-        "session_id": sid, "transcript_path": "/tmp/t.jsonl", "cwd": root,
-        "permission_mode": "default", "hook_event_name": "PreToolUse",
-        "tool_name": "Bash", "tool_input": { "command": cmd }, "tool_use_id": "t1"
-    });
-    let out = p
-        .cmd(&["hook", "--host", "claude"])
-        .env("CLAUDE_PROJECT_DIR", &root)
-        .env("HOME", root.join("home"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin
-                .take()
-                .unwrap()
-                .write_all(stdin.to_string().as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    if out.stdout.is_empty() {
-        return (None, text);
-    }
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let d = v["hookSpecificOutput"]["permissionDecision"]
-        .as_str()
-        .map(str::to_string);
-    (d, text)
+    let home = p.dir.path().canonicalize().unwrap().join("home");
+    let env = [("HOME", home.as_os_str())];
+    common::claude_decision_in(p, sid, "Bash", json!({ "command": cmd }), "", &env)
 }
 
 fn expand(p: &Project, cmd: &str) -> String {

@@ -183,8 +183,8 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     };
     let roots = super::session::roots(host, &inp);
     let root = roots.root.clone();
-    if crate::session::hook::is_post_tool(&inp) {
-        return crate::session::hook::post_tool(host, &inp, &root);
+    if crate::host::after::is_post_tool(&inp) {
+        return crate::host::after::post_tool(host, &inp, &root);
     }
     let cwd = inp
         .cwd
@@ -247,7 +247,7 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     r
 }
 
-/// From the decision to the answer: a rewrite's alternative (`session::rewrite`), the
+/// From the decision to the answer: a rewrite's alternative (`host::rewrite`), the
 /// session's rules and the audit log (src/session/README.md; nothing without them), host
 /// authority, rendering, the interrupt form and a remembered approval.
 #[allow(clippy::too_many_arguments)]
@@ -266,7 +266,7 @@ fn respond(
         project_root: Some(roots.root.clone()),
         home: crate::runtime::Context::from_env().home,
     };
-    let cand = crate::session::rewrite::candidate(
+    let cand = crate::host::rewrite::candidate(
         host,
         ev,
         inp,
@@ -299,7 +299,7 @@ fn respond(
         ));
         (m, (d.decision, why))
     });
-    let sess = crate::session::hook::after_decision(
+    let sess = crate::host::after::after_decision(
         host,
         ev,
         inp,
@@ -320,7 +320,7 @@ fn respond(
         _ => {}
     }
     if a.kind == Kind::Allow {
-        let remembered = crate::session::remember::remembered(&crate::session::remember::Allowed {
+        let remembered = crate::host::remember::remembered(&crate::host::remember::Allowed {
             host,
             ev,
             mapped,
@@ -330,7 +330,7 @@ fn respond(
             rewritten: sess.rewritten,
         });
         if let Some(content) = remembered {
-            r = crate::session::remember::render(&content);
+            r = crate::host::remember::render(&content);
         }
     }
     sess.render(host, ev, &mut r);
