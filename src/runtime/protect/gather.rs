@@ -201,11 +201,20 @@ const PROJECT_DIRS: &[&str] = &[
 /// Where the agent's own tools run code from: writes ask.
 /// (`.git/commondir` and `.git/config.worktree` point git at another configuration, whose
 /// `core.fsmonitor` or hooks then run: red team, session 3.)
+/// Git hook managers keep the hooks git runs in the work tree (`core.hooksPath` set to
+/// `.husky` or `.githooks`, or a config listing commands): a write there runs at the next
+/// `git commit` (red team, session 4).
 const PROJECT_ASK: &[&str] = &[
     ".git/hooks",
     ".git/config",
     ".git/config.worktree",
     ".git/commondir",
+    ".husky",
+    ".githooks",
+    ".pre-commit-config.yaml",
+    "lefthook.yml",
+    ".lefthook.yml",
+    "lefthook.yaml",
 ];
 const HOME_FILES: &[&str] = &[
     ".gemini/settings.json",
