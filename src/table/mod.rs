@@ -32,7 +32,7 @@ pub use write::{encode, write_atomic};
 /// Version 2: the section format moved to `sections` (typed records, every section required;
 /// version-1 tables had optional index sections read by linear fallbacks). Version 3: segment
 /// groups have filters (sections 16, 17).
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Size cap for a table file (256 MiB). A larger file is refused before it is mapped
 /// (`LoadError::TooLarge`): it bounds the address space and the one-time CRC an attacker-written
