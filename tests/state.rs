@@ -315,6 +315,21 @@ fn large_table_rewritten_in_place_never_allows_what_it_does_not_grant() {
     assert!(calls > 20 && writes > 4, "{calls} calls, {writes} writes");
 }
 
+/// The handshake of `POLC_HOOK_SELFTEST_GATE`: waits until the paused hook has created
+/// `gate` (it is at its pause point), makes the change, then removes `gate` to let it go on.
+fn through_gate(gate: &Path, change: impl FnOnce()) {
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    while !gate.exists() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the hook never reached its pause"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    change();
+    std::fs::remove_file(gate).unwrap();
+}
+
 /// Deterministic: the hook pauses after loading and checking (`POLC_HOOK_SELFTEST=
 /// pause-loaded`, a `test-paths` build only), the table is overwritten in place with a
 /// table that allows `rm -rf` (and a valid CRC), then the hook decides. A small table is a
@@ -335,11 +350,12 @@ fn a_table_overwritten_after_its_check_is_never_what_decides() {
         let user = p.config.path().join("policy.bin");
         std::fs::write(&user, &good).unwrap();
         let mut c = hook_cmd(&p, "claude");
+        let gate = p.dir.path().join("gate");
         c.env("CLAUDE_PROJECT_DIR", p.dir.path())
-            .env("POLC_HOOK_SELFTEST", "pause-loaded");
+            .env("POLC_HOOK_SELFTEST", "pause-loaded")
+            .env("POLC_HOOK_SELFTEST_GATE", &gate);
         let child = common::spawn_with_stdin(c, &claude_json("s", p.dir.path(), "rm -rf x"));
-        std::thread::sleep(Duration::from_millis(300));
-        rewrite_in_place(&user, &evil, 0);
+        through_gate(&gate, || rewrite_in_place(&user, &evil, 0));
         let out = child.wait_with_output().unwrap();
         let a = Answer {
             code: out.status.code().unwrap_or(-1),
@@ -443,11 +459,14 @@ fn a_table_renamed_in_while_hashing_does_not_inherit_its_trust() {
     // Both versions settled: their keys may be cached.
     std::thread::sleep(Duration::from_millis(2200));
     let mut c = hook_cmd(&p, "claude");
+    let gate = p.dir.path().join("gate");
     c.env("CLAUDE_PROJECT_DIR", p.dir.path())
-        .env("POLC_HOOK_SELFTEST", "pause-opened");
+        .env("POLC_HOOK_SELFTEST", "pause-opened")
+        .env("POLC_HOOK_SELFTEST_GATE", &gate);
     let child = common::spawn_with_stdin(c, &claude_json("s", p.dir.path(), "rm x"));
-    std::thread::sleep(Duration::from_millis(300));
-    std::fs::rename(p.path("u.bin"), p.path("compiled/policy.bin")).unwrap();
+    through_gate(&gate, || {
+        std::fs::rename(p.path("u.bin"), p.path("compiled/policy.bin")).unwrap()
+    });
     let out = child.wait_with_output().unwrap();
     // The paused hook decided from the trusted bytes it had opened.
     assert!(String::from_utf8_lossy(&out.stdout).contains("p-rm"));

@@ -2,7 +2,7 @@
 //! lowered rules, by a linear scan with no index, no table and no byte encoding. The
 //! differential test requires the compiled table to agree with it on every input.
 
-use super::table_rules::tool_pattern_match;
+use super::toolmatch::tool_pattern_match;
 use super::{Corrupt, RuleDesc, RuleFacts, RuleSource, Score, Side};
 use crate::ir::{PatternKind, Policy, Verdict, TOOL_BASH};
 use crate::pattern::tool_matches;

@@ -11,6 +11,7 @@ pub mod pathmatch;
 pub mod protect;
 pub mod state;
 pub mod table_rules;
+pub mod toolmatch;
 pub mod toolpaths;
 pub mod tripwire;
 pub mod trust;

@@ -56,10 +56,28 @@ pub fn selftest() -> Option<String> {
 }
 
 /// `test-paths` builds: `POLC_HOOK_SELFTEST=pause-POINT` sleeps `ms` at `POINT`, so a
-/// test can change a file at that exact moment. Nothing in other builds.
+/// test can change a file at that exact moment. With `POLC_HOOK_SELFTEST_GATE=FILE` the
+/// pause is a handshake: the hook creates FILE on arriving, sleeps `ms`, then waits (at most
+/// 20 s) until the test has made its change and removed FILE. A sleep alone raced on a
+/// loaded machine: a hook that had not reached the point yet read the changed file.
+/// Nothing in other builds.
 pub fn selftest_pause(point: &str, ms: u64) {
-    if selftest().is_some_and(|s| s.strip_prefix("pause-") == Some(point)) {
-        std::thread::sleep(std::time::Duration::from_millis(ms));
+    if selftest().is_none_or(|s| s.strip_prefix("pause-") != Some(point)) {
+        return;
+    }
+    #[cfg(feature = "test-paths")]
+    let gate = std::env::var_os("POLC_HOOK_SELFTEST_GATE").map(PathBuf::from);
+    #[cfg(not(feature = "test-paths"))]
+    let gate: Option<PathBuf> = None;
+    if let Some(g) = &gate {
+        let _ = std::fs::write(g, point);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    if let Some(g) = &gate {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while g.exists() && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use super::pathmatch::{path_could_hold, rule_matches};
 use super::{Context, Corrupt, PathQuery, RuleDesc, RuleFacts, RuleSource, Score, Side};
 use crate::ir::{PatternKind, Verdict};
 use crate::paths::Anchor;
-use crate::pattern::{self, tool_matches, Match, Reading, STAR, WILD};
+use crate::pattern::{tool_matches, Match, Reading, STAR, WILD};
 use crate::table::sections::content::IndexMemo;
 use crate::table::sections::groups::Group;
 use crate::table::sections::keys::{host_applies, tool_lookup_keys, KEY_WORDS};
@@ -17,6 +17,11 @@ use crate::table::sections::{Bad, GroupIndex, Kind, Rule, SectionError, Sections
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
+
+mod memo;
+mod paths;
+use super::toolmatch::tool_pattern_match;
+use memo::Memo;
 
 impl From<SectionError> for Corrupt {
     fn from(e: SectionError) -> Corrupt {
@@ -163,10 +168,7 @@ impl<'a> TableRules<'a> {
     ) -> Result<bool, Corrupt> {
         let bad = Corrupt::section(self.kinds(idx).0);
         let range = idx.entries(g).at(bad)?;
-        let mut memo = Memo {
-            on: range.len() > MEMO_MIN,
-            ..Memo::default()
-        };
+        let mut memo = Memo::for_scan(range.len());
         let cands = {
             let mut memos = self.filter_memo.borrow_mut();
             let memo = memos
@@ -266,51 +268,6 @@ impl<'a> TableRules<'a> {
             f(entry.rule, m);
         }
         Ok(())
-    }
-}
-
-/// Scans of more entries than this remember each pattern's result: many rules with the same
-/// pattern (10,000 copies of one glob) are matched once per reading.
-const MEMO_MIN: usize = 16;
-
-#[derive(Default)]
-struct Memo<'a> {
-    on: bool,
-    seen: HashMap<(&'a [u8], bool), Option<Match>, std::hash::BuildHasherDefault<PatternHasher>>,
-}
-
-/// A multiply-rotate hash for the memo's keys: pattern bytes from the table (the policy's
-/// author chose them, not the command's), hashed once per entry scanned, where SipHash cost
-/// as much as the match.
-#[derive(Default)]
-struct PatternHasher(u64);
-
-impl std::hash::Hasher for PatternHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for c in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..c.len()].copy_from_slice(c);
-            self.0 =
-                (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-}
-
-impl<'a> Memo<'a> {
-    fn get(
-        &mut self,
-        p: &'a [u8],
-        definite: bool,
-        f: impl FnOnce() -> Option<Match>,
-    ) -> Option<Match> {
-        if !self.on {
-            return f();
-        }
-        *self.seen.entry((p, definite)).or_insert_with(f)
     }
 }
 
@@ -513,90 +470,6 @@ impl RuleSource for TableRules<'_> {
         self.web_tool_entries(tool, subject, input_text, host, f)
     }
 }
-
-/// A non-bash pattern against a tool's main argument. Specifiers polc does not decide yet
-/// are a possible match for deny/ask (so they ask) and never match for allow.
-pub fn tool_pattern_match(
-    rule_tool: &str,
-    kind: PatternKind,
-    text: &[u8],
-    subject: &str,
-    input_text: &str,
-    allow: bool,
-) -> Option<Match> {
-    let s = subject.as_bytes();
-    if kind == PatternKind::Any {
-        return Some(Match::Definite);
-    }
-    if rule_tool == "webfetch" && !kind.is_content() {
-        // Domain rules: `domain:example.com`, `*.example.com`, on every reading of the URL
-        // (web.rs): a deny/ask matches if any reading names a covered host, and possibly
-        // matches when a reading has no host polc can read; an allow needs every reading.
-        let rule = std::str::from_utf8(text).ok()?;
-        return crate::web::rule_meets_url(rule, subject, allow).map(|definite| {
-            if definite {
-                Match::Definite
-            } else {
-                Match::Possible
-            }
-        });
-    }
-    match kind {
-        PatternKind::Exact => (text == s).then_some(Match::Definite),
-        PatternKind::Prefix => s.starts_with(text).then_some(Match::Definite),
-        // Other tools: `glob "x*"` over the main argument, `glob "field:value*"` over an
-        // input field (like Claude's `Tool(field:value)`).
-        PatternKind::Glob | PatternKind::Specifier => {
-            specifier_match(text, subject, input_text, allow)
-        }
-        _ => None,
-    }
-}
-
-/// `Tool(spec)` rules: `param:value` is an input-field rule (deny/ask only; the front end
-/// drops it from allow with a warning); otherwise the spec is a glob over the tool's main
-/// argument. A call polc cannot read for it (no input, no field) is a possible match for
-/// deny/ask and none for allow.
-fn specifier_match(text: &[u8], subject: &str, input_text: &str, allow: bool) -> Option<Match> {
-    let spec = std::str::from_utf8(text).ok()?;
-    let glob = |pat: &str, v: &str| {
-        pattern::SegPattern {
-            body: pat
-                .bytes()
-                .map(|b| if b == b'*' { pattern::STAR } else { b })
-                .collect(),
-            tail: false,
-        }
-        .matches(v.as_bytes())
-        .is_some()
-    };
-    if let Some((param, value)) = spec.split_once(':') {
-        if !param.is_empty()
-            && param
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        {
-            if allow {
-                return None;
-            }
-            let v: serde_json::Value = match serde_json::from_str(input_text) {
-                Ok(v) => v,
-                Err(_) => return Some(Match::Possible),
-            };
-            return match v.get(param) {
-                Some(serde_json::Value::String(s)) => glob(value, s).then_some(Match::Definite),
-                Some(other) => glob(value, &other.to_string()).then_some(Match::Definite),
-                None => None,
-            };
-        }
-    }
-    if subject.is_empty() {
-        return (!allow).then_some(Match::Possible);
-    }
-    glob(spec, subject).then_some(Match::Definite)
-}
-
-mod paths;
 
 #[cfg(all(test, feature = "compiler"))]
 mod index_tests;

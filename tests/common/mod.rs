@@ -100,6 +100,7 @@ impl Project {
             // builds); a shipped build ignores all three.
             .env("POLC_STATE_DIR", self.state.path())
             .env_remove("POLC_HOOK_SELFTEST")
+            .env_remove("POLC_HOOK_SELFTEST_GATE")
             .env_remove("POLC_TABLE")
             .env_remove("POLC_HOST")
             .env_remove("CLAUDE_PROJECT_DIR")

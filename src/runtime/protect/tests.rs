@@ -1,6 +1,8 @@
 use super::gather::glob_match;
 use super::*;
 use crate::paths::canonical_memo as canonical;
+use crate::paths::normalize;
+use crate::pattern::WILD;
 
 fn pat(s: &str) -> Vec<u8> {
     s.bytes()

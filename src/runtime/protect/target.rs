@@ -1,0 +1,317 @@
+//! Which protected paths a path or pattern names (resolving `~`, the working folders and
+//! links), and the verdict for a use of it.
+
+use super::{gather, Protected, Target, Worst};
+use crate::ir::Verdict;
+use crate::paths::normalize;
+use crate::pattern::WILD;
+use crate::shell::effects::{Access, Effects, FileUse};
+use crate::shell::UNKNOWN;
+use std::path::{Path, PathBuf};
+
+impl Protected {
+    /// `~`, `~/x`, relative (to `cwd`) → absolute, lexically normalised.
+    pub(super) fn resolve(&self, s: &[u8], cwd: &Path) -> PathBuf {
+        let s = String::from_utf8_lossy(s);
+        crate::paths::lexical(&s, Some(cwd), self.home.as_deref())
+    }
+
+    /// `~/x` under every home (the password database's and `$HOME`).
+    pub(super) fn homes_of(&self, path: &[u8]) -> Vec<Vec<u8>> {
+        let tilde = path == b"~" || path.starts_with(b"~/");
+        if !tilde || self.homes.len() < 2 {
+            return vec![path.to_vec()];
+        }
+        self.homes
+            .iter()
+            .map(|h| {
+                let mut v = h.as_os_str().as_encoded_bytes().to_vec();
+                v.extend_from_slice(&path[1..]);
+                v
+            })
+            .collect()
+    }
+
+    pub(super) fn targets(&self, path: &[u8], cwds: &Option<Vec<PathBuf>>) -> Target {
+        let mut all_paths = Vec::new();
+        let mut all_pats = Vec::new();
+        for p in self.homes_of(path) {
+            match self.targets_one(&p, cwds) {
+                Target::Paths(v) => all_paths.extend(v),
+                Target::Pattern(v) => all_pats.extend(v),
+            }
+        }
+        if all_pats.is_empty() {
+            Target::Paths(all_paths)
+        } else {
+            Target::Pattern(all_pats.into_iter().map(|p| norm_pattern(&p)).collect())
+        }
+    }
+
+    pub(super) fn targets_one(&self, path: &[u8], cwds: &Option<Vec<PathBuf>>) -> Target {
+        let unknown = |b: &u8| *b == WILD || *b == UNKNOWN;
+        if !path.iter().any(unknown) {
+            return match cwds {
+                Some(c) => Target::Paths(c.iter().map(|d| self.resolve(path, d)).collect()),
+                None if path.starts_with(b"/") || path.starts_with(b"~") => {
+                    Target::Paths(vec![self.resolve(path, Path::new("/"))])
+                }
+                // Relative to a folder polc cannot know: anywhere.
+                None => {
+                    let mut p = vec![WILD, b'/'];
+                    p.extend_from_slice(path.strip_prefix(b"./").unwrap_or(path));
+                    Target::Pattern(vec![p])
+                }
+            };
+        }
+        let mut pat: Vec<u8> = path
+            .iter()
+            .map(|&b| if unknown(&b) { WILD } else { b })
+            .collect();
+        if let Some(rest) = pat.strip_prefix(b"~/") {
+            if let Some(h) = &self.home {
+                let mut v = h.as_os_str().as_encoded_bytes().to_vec();
+                v.push(b'/');
+                v.extend_from_slice(rest);
+                pat = v;
+            }
+        }
+        if pat.first() == Some(&b'/') {
+            return Target::Pattern(vec![pat]);
+        }
+        let mut pats = Vec::new();
+        for c in cwds.iter().flatten() {
+            let mut p = c.as_os_str().as_encoded_bytes().to_vec();
+            p.push(b'/');
+            p.extend_from_slice(&pat);
+            pats.push(p);
+        }
+        if cwds.is_none() || pat.first() == Some(&WILD) {
+            pats.push(pat.clone());
+            let mut p = vec![WILD, b'/'];
+            p.extend_from_slice(&pat);
+            pats.push(p);
+        }
+        Target::Pattern(pats)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn check_use(
+        &self,
+        e: &Effects,
+        u: &FileUse,
+        cwds: &Option<Vec<PathBuf>>,
+        created: &[PathBuf],
+        segment_writes: bool,
+        worst: &mut Worst,
+    ) {
+        let prog = &e.program;
+        match self.targets(&u.path, cwds) {
+            Target::Paths(ps) => {
+                for p in ps {
+                    self.check_path(prog, u, &p, created, segment_writes, worst);
+                }
+            }
+            Target::Pattern(pats) => {
+                let copies_binary = u.access == Access::Read
+                    && segment_writes
+                    && pats.iter().any(|pat| {
+                        self.binaries()
+                            .iter()
+                            .any(|b| gather::glob_match(pat, b.as_os_str().as_encoded_bytes()))
+                    });
+                if copies_binary {
+                    worst.raise(
+                        Verdict::Deny,
+                        format!("`{prog}` may copy polc's binary (a renamed copy escapes the hook's checks)"),
+                        None,
+                    );
+                }
+                let hits = pats
+                    .iter()
+                    .any(|pat| self.pattern_hits(pat, u.access.writes()));
+                let reads_audit = u.access == Access::Read
+                    && pats.iter().any(|pat| self.pattern_reads_audit(pat));
+                // `git rm '*.json'`, `git rm -r ':(glob).c*'`: git matches its own glob
+                // against every tracked path (its `*` crosses `/`), so a protected path the
+                // pattern meets is removed for certain, not maybe (an expansion, UNKNOWN,
+                // stays a maybe).
+                if hits
+                    && u.access == Access::Delete
+                    && e.program == "git"
+                    && !u.path.contains(&UNKNOWN)
+                {
+                    worst.raise(
+                        certain_pattern(self, &pats),
+                        format!(
+                            "`git` pathspec `{}` removes protected paths",
+                            String::from_utf8_lossy(&u.path).replace(['\u{FFFD}'], "*")
+                        ),
+                        None,
+                    );
+                } else if (hits && (u.access.writes() || u.access == Access::Unknown))
+                    || reads_audit
+                {
+                    worst.raise(
+                        Verdict::Ask,
+                        format!(
+                            "`{prog}` argument `{}` may name a protected path",
+                            String::from_utf8_lossy(&u.path).replace(['\u{FFFD}'], "*")
+                        ),
+                        None,
+                    );
+                }
+            }
+        }
+    }
+
+    pub(super) fn check_path(
+        &self,
+        prog: &str,
+        u: &FileUse,
+        p: &Path,
+        created: &[PathBuf],
+        segment_writes: bool,
+        worst: &mut Worst,
+    ) {
+        let covered = self.covers(p);
+        let certain = |v: Verdict| {
+            if self.ask_only(p) {
+                Verdict::Ask
+            } else {
+                v
+            }
+        };
+        match u.access {
+            Access::Write | Access::Meta | Access::Link | Access::Delete => {
+                if covered && !u.into {
+                    worst.raise(
+                        certain(Verdict::Deny),
+                        format!("`{prog}` writes protected path {}", p.display()),
+                        Some(p),
+                    );
+                } else if (covered || self.ancestor_of_protected(p)) && u.into {
+                    worst.raise(
+                        Verdict::Ask,
+                        format!(
+                            "`{prog}` writes unknown names into {}, which holds protected paths",
+                            p.display()
+                        ),
+                        Some(p),
+                    );
+                } else if (matches!(u.access, Access::Delete | Access::Meta)
+                    || (u.access == Access::Link && u.recursive))
+                    && self.ancestor_of_protected(p)
+                {
+                    worst.raise(
+                        certain(Verdict::Deny),
+                        format!(
+                            "`{prog}` acts on {}, which holds protected paths",
+                            p.display()
+                        ),
+                        Some(p),
+                    );
+                } else if let Some(c) = created
+                    .iter()
+                    .find(|c| p.starts_with(c) && p != c.as_path())
+                {
+                    worst.raise(
+                        Verdict::Ask,
+                        format!(
+                            "`{prog}` writes under {}, which this command creates: polc cannot tell where it leads",
+                            c.display()
+                        ),
+                        Some(p),
+                    );
+                } else if let Some(b) = self.hard_link_of(p) {
+                    worst.raise(
+                        Verdict::Deny,
+                        format!(
+                            "`{prog}` writes {}, a hard link to protected {}",
+                            p.display(),
+                            b.display()
+                        ),
+                        Some(&b),
+                    );
+                }
+            }
+            Access::Unknown if covered => worst.raise(
+                Verdict::Ask,
+                format!("`{prog}` is given protected path {}", p.display()),
+                Some(p),
+            ),
+            Access::Read => self.check_read(prog, u, p, segment_writes, worst),
+            _ => {}
+        }
+    }
+
+    /// A read: copying polc's binary (with a write in the segment), or the audit log.
+    pub(super) fn check_read(
+        &self,
+        prog: &str,
+        u: &FileUse,
+        p: &Path,
+        segment_writes: bool,
+        worst: &mut Worst,
+    ) {
+        if segment_writes && u.recursive && self.binaries().iter().any(|b| b.starts_with(p)) {
+            worst.raise(
+                Verdict::Deny,
+                format!("`{prog}` copies {}, which holds polc's binary", p.display()),
+                Some(p),
+            )
+        } else if segment_writes && self.is_binary(p) {
+            worst.raise(
+                Verdict::Deny,
+                format!(
+                    "`{prog}` copies polc's binary {} (a renamed copy escapes the hook's checks)",
+                    p.display()
+                ),
+                Some(p),
+            )
+        } else if self.reads_audit(p, u.recursive) {
+            // Issue 14: the audit log records what the agent was denied and why.
+            worst.raise(
+                Verdict::Ask,
+                format!("`{prog}` reads polc's audit log {}", p.display()),
+                Some(p),
+            )
+        }
+    }
+}
+
+/// Deny, unless every protected path the patterns meet is one a prompt may change
+/// (`ask_only`).
+pub(super) fn certain_pattern(p: &Protected, pats: &[Vec<u8>]) -> Verdict {
+    if pats.iter().any(|pat| p.pattern_hits_where(pat, true, true)) {
+        Verdict::Deny
+    } else {
+        Verdict::Ask
+    }
+}
+
+/// An absolute pattern with its literal folder (before the first wildcard) folded as a
+/// path (`/p/./.c*` → `/p/.c*`, `/p/src/../.c*` → `/p/.c*`); `..` after a wildcard cannot be
+/// folded: then anything.
+pub(super) fn norm_pattern(pat: &[u8]) -> Vec<u8> {
+    let Some(w) = pat.iter().position(|&b| b == WILD) else {
+        return pat.to_vec();
+    };
+    if !pat.starts_with(b"/") {
+        return pat.to_vec();
+    }
+    if pat[w..].windows(3).any(|x| x == b"/..") {
+        return vec![WILD];
+    }
+    let cut = pat[..w].iter().rposition(|&b| b == b'/').unwrap_or(0);
+    let head = String::from_utf8_lossy(&pat[..cut]).into_owned();
+    let mut out = normalize(Path::new(&head))
+        .as_os_str()
+        .as_encoded_bytes()
+        .to_vec();
+    if out.last() != Some(&b'/') {
+        out.push(b'/');
+    }
+    out.extend_from_slice(&pat[cut + 1..]);
+    out
+}

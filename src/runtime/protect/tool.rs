@@ -1,0 +1,157 @@
+//! Self-protection for a tool call other than a shell command: its path, and every string of
+//! an MCP or unknown tool's input.
+
+use super::{Finding, Protected, Worst, POLC_GUARDED, RULE_ID};
+use crate::ir::Verdict;
+use crate::tools;
+use std::path::Path;
+
+impl Protected {
+    pub(super) fn check_tool(
+        &self,
+        tool: &str,
+        subject: &str,
+        input: &str,
+        cwd: &Path,
+    ) -> Option<Finding> {
+        if tool == tools::READ {
+            // The audit log holds what the agent was denied and why: reading it asks.
+            let p = self.resolve(subject.as_bytes(), cwd);
+            return self.reads_audit(&p, true).then(|| Finding {
+                verdict: Verdict::Ask,
+                what: format!("{tool} of polc's audit log {}", p.display()),
+                paths: vec![p],
+                rule_id: RULE_ID,
+            });
+        }
+        if matches!(tool, tools::WEBFETCH | tools::WEBSEARCH) {
+            return None;
+        }
+        let mut strings: Vec<String> = vec![subject.to_string()];
+        let mut worst = Worst::default();
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(input) {
+            if !collect_strings(&v, &mut strings, 0) {
+                // Fields past the bound are not looked at: they could name a protected path.
+                worst.raise(
+                    Verdict::Ask,
+                    format!("{tool} input deeper or wider than polc reads for protected paths"),
+                    None,
+                );
+            }
+        }
+        // A tool polc has no name for (MCP) that says it changes files is a certain write.
+        let edit = tool == tools::EDIT || (tool != tools::BASH && writes_by_name(tool));
+        // The paths a patch names (`*** Add File: .claude/settings.json`): the patch is one
+        // string, which read as a path named nothing (bug fixed: `apply_patch` wrote polc's
+        // and the agents' configuration).
+        let named = crate::runtime::toolpaths::tool_paths(tool, subject, input).files;
+        strings.extend(named.iter().cloned());
+        for s in strings.iter().filter(|s| !s.is_empty()) {
+            // `file:///p/.claude/settings.json` names the path.
+            let s = &crate::runtime::toolpaths::as_path(s).unwrap_or_else(|| s.clone());
+            let p = self.resolve(s.as_bytes(), cwd);
+            if self.covers(&p) {
+                let v = if edit && !self.ask_only(&p) {
+                    Verdict::Deny
+                } else {
+                    Verdict::Ask
+                };
+                worst.raise(
+                    v,
+                    format!("{tool} of protected path {}", p.display()),
+                    Some(&p),
+                );
+            } else if tool == tools::EDIT
+                && (s == subject || named.contains(s))
+                && self.ancestor_of_protected(&p)
+            {
+                worst.raise(
+                    Verdict::Deny,
+                    format!("{tool} of {}, which holds protected paths", p.display()),
+                    Some(&p),
+                );
+            }
+        }
+        worst.0
+    }
+}
+
+/// `polc SUB` anywhere in a text (inline code, typed keys): the guarded subcommand.
+pub(super) fn polc_in_text(text: &str) -> Option<String> {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || "'\"`;|&(),[]{}".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    for (i, w) in words.iter().enumerate() {
+        let base = w.rsplit('/').next().unwrap_or(w);
+        if base.contains("polc") {
+            if let Some(s) = words[i + 1..]
+                .iter()
+                .take(4)
+                .find(|s| POLC_GUARDED.contains(s))
+            {
+                return Some(s.to_string());
+            }
+        }
+    }
+    None
+}
+
+/// Does an MCP/unknown tool's name say it changes files (`write_file`, `move_file`,
+/// `create_directory`, `edit_block`, `delete`)? Then a protected path in its input is a
+/// certain write (deny); other tools that may write ask.
+pub(super) fn writes_by_name(tool: &str) -> bool {
+    let name = tool
+        .rsplit("__")
+        .next()
+        .unwrap_or(tool)
+        .to_ascii_lowercase();
+    [
+        "write",
+        "edit",
+        "create",
+        "delete",
+        "remove",
+        "move",
+        "rename",
+        "put",
+        "save",
+        "upload",
+        "patch",
+        "replace",
+        "append",
+        "insert",
+        "copy",
+        "mkdir",
+        "update",
+        "set",
+        "overwrite",
+        "truncate",
+        "chmod",
+        "unlink",
+        "rm",
+    ]
+    .iter()
+    .any(|w| {
+        name.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|p| p == *w)
+            || (w.len() >= 4 && name.contains(w))
+    })
+}
+
+/// Every string of a tool input; false when the input is deeper or wider than the bound
+/// (the caller then asks: what lies past it is not read).
+pub(super) fn collect_strings(v: &serde_json::Value, out: &mut Vec<String>, depth: u32) -> bool {
+    if depth > 16 || out.len() > 4096 {
+        return false;
+    }
+    match v {
+        serde_json::Value::String(s) => {
+            out.push(s.clone());
+            true
+        }
+        serde_json::Value::Array(a) => a.iter().all(|x| collect_strings(x, out, depth + 1)),
+        serde_json::Value::Object(m) => m.values().all(|x| collect_strings(x, out, depth + 1)),
+        _ => true,
+    }
+}

@@ -1,0 +1,262 @@
+//! Self-protection for a shell command: every segment of its walk, the paths its effects
+//! name, polc's own guarded subcommands, and links made to protected paths.
+
+use super::tool::polc_in_text;
+use super::{Finding, Protected, Target, Worst, POLC_GUARDED};
+use crate::ir::Verdict;
+use crate::paths::normalize;
+use crate::shell::effects::{Access, Effects, FileUse};
+use crate::shell::Walk;
+use std::path::{Path, PathBuf};
+
+impl Protected {
+    pub(super) fn check_walk(&self, walk: &Walk, cwd: &Path) -> Option<Finding> {
+        let mut worst = Worst::default();
+        // Every folder the command may run in: the start and each `cd`/`-C` target
+        // (conservative about which segment runs where).
+        let cwds: Option<Vec<PathBuf>> = walk.chdirs().map(|ts| {
+            let mut v = vec![normalize(cwd)];
+            for t in ts {
+                let base: Vec<PathBuf> = v.clone();
+                for b in base {
+                    let p = self.resolve(&t, &b);
+                    if !v.contains(&p) {
+                        v.push(p);
+                    }
+                }
+            }
+            v
+        });
+        // Links and moved folders this command makes: a path under one is unknown.
+        let mut created: Vec<PathBuf> = Vec::new();
+        // Symbolic links this command makes (name, target): a later path through one
+        // (`ln -s .claude c; rm -rf c/`) reaches the target.
+        let mut links: Vec<(PathBuf, PathBuf)> = Vec::new();
+        let mut unattestable = !walk.unattestable.is_empty();
+        // A copy of polc's binary made anywhere in the command (`cat polc | tee x`).
+        let command_writes = walk
+            .segments
+            .iter()
+            .any(|w| w.file_uses().any(|u| u.access.writes()));
+        for w in &walk.segments {
+            unattestable |= !w.rd.unattestable.is_empty();
+            for (e, stage) in w.effects.iter().zip(&w.rd.stages) {
+                self.polc_command(e, stage, &mut worst);
+                if e.installs {
+                    worst.raise(
+                        Verdict::Ask,
+                        format!(
+                            "`{}` may install a command named polc ahead of the hook's",
+                            e.program
+                        ),
+                        None,
+                    );
+                }
+                if e.tree {
+                    if let Some(cfg) = self.agent_config_present() {
+                        worst.raise(
+                            Verdict::Ask,
+                            format!(
+                                "`{}` may rewrite the work tree, which holds agent configuration ({}); install the hook at user scope, outside the repository, to avoid these prompts",
+                                e.program,
+                                cfg.display()
+                            ),
+                            Some(&cfg),
+                        );
+                    }
+                }
+                let writes = command_writes;
+                for u in &e.files {
+                    self.check_use(e, u, &cwds, &created, writes, &mut worst);
+                    self.through_links(e, u, &cwds, &links, &created, writes, &mut worst);
+                }
+                if e.program == "ln" {
+                    self.symlinks_made(stage, &cwds, &mut links);
+                }
+                if matches!(e.program.as_str(), "ln" | "link" | "mv" | "cp") {
+                    for u in e.files.iter().filter(|u| u.access == Access::Write) {
+                        if let Target::Paths(ps) = self.targets(&u.path, &cwds) {
+                            created.extend(ps);
+                        }
+                    }
+                }
+            }
+            for u in &w.redirects {
+                let e = Effects {
+                    program: "redirection".into(),
+                    ..Effects::default()
+                };
+                self.check_use(&e, u, &cwds, &created, true, &mut worst);
+            }
+        }
+        if unattestable {
+            // Inline code and terminal drivers: polc's guarded subcommands in their text.
+            for w in &walk.segments {
+                if let Some(sub) = polc_in_text(&w.seg.text) {
+                    worst.raise(
+                        Verdict::Deny,
+                        format!("`polc {sub}` run by an agent (through a runner)"),
+                        None,
+                    );
+                }
+            }
+        }
+        worst.0
+    }
+
+    pub(super) fn polc_command(&self, e: &Effects, stage: &[Vec<u8>], worst: &mut Worst) {
+        // A renamed copy of polc run by its path. (A bare name is found on PATH, not under
+        // `/`: resolving it here named `/git` and cost a PATH scan and a stat per call.)
+        let by_path = stage.first().filter(|p| p.contains(&b'/'));
+        let copy_of_polc = by_path.is_some_and(|p| {
+            let p = self.resolve(p, Path::new("/"));
+            self.binaries().iter().any(|b| self.same_file(&p, b))
+        });
+        if !e.program.contains("polc") && !copy_of_polc {
+            return;
+        }
+        let args: Vec<String> = stage[1..]
+            .iter()
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        let sub = args.iter().find(|a| !a.starts_with('-'));
+        let fmt_write = sub.is_some_and(|s| s == "fmt") && !args.iter().any(|a| a == "--check");
+        if let Some(s) = sub.filter(|s| POLC_GUARDED.contains(&s.as_str()) || fmt_write) {
+            worst.raise(Verdict::Deny, format!("`polc {s}` run by an agent"), None);
+        }
+    }
+
+    /// `ln -s TARGET NAME` (also `-sT`, `--symbolic`, `-t DIR`, several targets into a
+    /// folder): record each link's name and target, the target read through the links made
+    /// before it (`ln -s .claude c && ln -s c d`). A relative target is relative to the
+    /// link's folder.
+    pub(super) fn symlinks_made(
+        &self,
+        stage: &[Vec<u8>],
+        cwds: &Option<Vec<PathBuf>>,
+        links: &mut Vec<(PathBuf, PathBuf)>,
+    ) {
+        let Some(cwds) = cwds else { return };
+        let args = &stage[1.min(stage.len())..];
+        let mut symbolic = false;
+        let mut dir: Option<&[u8]> = None;
+        let mut ops: Vec<&[u8]> = Vec::new();
+        let mut k = 0;
+        let mut after = false;
+        while k < args.len() {
+            let a = args[k].as_slice();
+            k += 1;
+            if after || !a.starts_with(b"-") || a == b"-" {
+                ops.push(a);
+                continue;
+            }
+            if a == b"--" {
+                after = true;
+            } else if a.starts_with(b"--") {
+                let name = a.split(|&b| b == b'=').next().unwrap_or(a);
+                if name.len() >= 4 && b"--symbolic".starts_with(name) {
+                    symbolic = true;
+                } else if name.len() >= 4 && b"--target-directory".starts_with(name) {
+                    dir = match a.iter().position(|&b| b == b'=') {
+                        Some(i) => Some(&a[i + 1..]),
+                        None => {
+                            k += 1;
+                            args.get(k - 1).map(|v| v.as_slice())
+                        }
+                    };
+                } else if name.len() >= 4 && b"--suffix".starts_with(name) && !a.contains(&b'=') {
+                    k += 1;
+                }
+            } else {
+                // A short cluster: `-s`, `-sf`, `-sT`, `-st DIR`, `-S SUF`.
+                symbolic |= a.contains(&b's');
+                if let Some(i) = a.iter().position(|&b| b == b't' || b == b'S') {
+                    let v = if i + 1 < a.len() {
+                        Some(&a[i + 1..])
+                    } else {
+                        k += 1;
+                        args.get(k - 1).map(|v| v.as_slice())
+                    };
+                    if a[i] == b't' {
+                        dir = v;
+                    }
+                }
+            }
+        }
+        if !symbolic || ops.is_empty() {
+            return;
+        }
+        let mut pairs: Vec<(Vec<u8>, &[u8])> = Vec::new();
+        let join = |d: &[u8], t: &[u8]| {
+            let mut v = d.to_vec();
+            v.push(b'/');
+            v.extend_from_slice(crate::shell::effects::basename(t));
+            v
+        };
+        match (dir, ops.len()) {
+            (Some(d), _) => pairs.extend(ops.iter().map(|t| (join(d, t), *t))),
+            (None, 1) => pairs.push((crate::shell::effects::basename(ops[0]).to_vec(), ops[0])),
+            (None, n) => {
+                let last = ops[n - 1];
+                for t in &ops[..n - 1] {
+                    // NAME itself, or NAME/BASENAME when NAME is an existing folder.
+                    if n == 2 {
+                        pairs.push((last.to_vec(), *t));
+                    }
+                    pairs.push((join(last, t), *t));
+                }
+            }
+        }
+        for (name, target) in pairs {
+            for cwd in cwds {
+                let name = self.resolve(&name, cwd);
+                let parent = name.parent().unwrap_or(Path::new("/")).to_path_buf();
+                let mut target = self.resolve(target, &parent);
+                // A target through a link made before: that link's target.
+                if let Some((n, t)) = links.iter().find(|(n, _)| target.starts_with(n)) {
+                    if let Ok(rest) = target.strip_prefix(n) {
+                        target = t.join(rest);
+                    }
+                }
+                if !links.contains(&(name.clone(), target.clone())) && links.len() < 64 {
+                    links.push((name, target));
+                }
+            }
+        }
+    }
+
+    /// A use whose path goes through a link this command made earlier (`c/x`, or `c/`
+    /// itself: a trailing slash follows the link) is also checked at the link's target.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn through_links(
+        &self,
+        e: &Effects,
+        u: &FileUse,
+        cwds: &Option<Vec<PathBuf>>,
+        links: &[(PathBuf, PathBuf)],
+        created: &[PathBuf],
+        segment_writes: bool,
+        worst: &mut Worst,
+    ) {
+        if links.is_empty() {
+            return;
+        }
+        let Target::Paths(ps) = self.targets(&u.path, cwds) else {
+            return;
+        };
+        let slash = u.path.ends_with(b"/") || u.path.ends_with(b"/.");
+        for p in ps {
+            for (name, target) in links {
+                let Ok(rest) = p.strip_prefix(name) else {
+                    continue;
+                };
+                if rest.as_os_str().is_empty() && !slash {
+                    // The link itself (`rm c`), not what it points to.
+                    continue;
+                }
+                let q = target.join(rest);
+                self.check_path(&e.program, u, &q, created, segment_writes, worst);
+            }
+        }
+    }
+}
