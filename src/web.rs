@@ -166,6 +166,13 @@ enum RuleHost {
 /// not one polc can read.
 fn rule_host(rule: &str) -> Option<RuleHost> {
     let r = rule.trim().strip_prefix("domain:").unwrap_or(rule.trim());
+    // A `/` is a forbidden host code point that no step of `normalise_host` removes (it
+    // is no dot, survives percent-decoding and IDNA mapping): a URL written where a domain
+    // belongs (`https://x.example/*`) is unreadable without parsing it, once per rule and
+    // call (`slash_is_never_a_host` holds the shortcut to the parser's answer).
+    if r.contains('/') {
+        return None;
+    }
     if r == "*" {
         return Some(RuleHost::Any);
     }
@@ -562,6 +569,14 @@ mod tests {
                 "{:?} escapes a deny on {}: readings {:?}", u, canonical, url_hosts(&u)
             );
             proptest::prop_assert_eq!(rule_meets_url("domain:good.com", &u, true), None, "{:?}", u);
+        }
+
+        /// The `/` shortcut of `rule_host` gives the parser's answer.
+        #[test]
+        fn slash_is_never_a_host(a in "\\PC{0,12}|[a-z0-9.%:\\[\\]/*-]{0,12}", b in "\\PC{0,12}|[a-z0-9.%/*-]{0,12}") {
+            for r in [format!("{a}/{b}"), format!("*.{a}/{b}"), format!("{a}%2F/{b}")] {
+                proptest::prop_assert_eq!(normalise_host(&r), None, "{:?}", r);
+            }
         }
 
         /// Any string: readings never empty, never a panic, and an allow implies no deny
