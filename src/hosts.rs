@@ -327,6 +327,26 @@ impl Host {
     }
 }
 
+/// Hosts cut long output; a reason (R of docs/contract.md#c-host-answers) stays under this
+/// many bytes.
+pub const MAX_REASON: usize = 1000;
+
+/// Cut `s` to at most `MAX_REASON` bytes on a character boundary, marking the cut.
+pub fn clip(s: &str) -> String {
+    let one_line: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if one_line.len() <= MAX_REASON {
+        return one_line;
+    }
+    let mut cut = MAX_REASON - 3;
+    while !one_line.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}...", &one_line[..cut])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

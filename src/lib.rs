@@ -11,6 +11,9 @@
 //! Shared vocabularies every stage reads: `hosts` (what is known about each agent) and
 //! `tools` (canonical tool names and every agent's names for them). From tables to a
 //! decision there is one entry point, `runtime::entry::decide`.
+//!
+//! The top-level modules import one another in one direction (no cycle; `sh
+//! scripts/module-graph.sh --check` in CI prints the arrows and fails on a cycle).
 
 pub mod claude_validator;
 pub mod cli;

@@ -86,3 +86,8 @@ pub fn state_dir() -> Option<PathBuf> {
     test_override("POLC_STATE_DIR")
         .or_else(|| passwd_home().map(|h| h.join(".local").join("state").join("polc")))
 }
+
+/// The audit log's folder under the state folder, and its file (`session/audit.rs` writes
+/// it; self-protection guards it).
+pub const AUDIT_DIR: &str = "audit";
+pub const AUDIT_FILE: &str = "audit.log";

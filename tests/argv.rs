@@ -179,3 +179,107 @@ proptest! {
         prop_assert_eq!(&got, &argv, "join {:?}", join);
     }
 }
+
+/// Gemini CLI's `run_shell_command` runs in `dir_path` (relative to the project; older
+/// releases: `directory`): relative paths in the command resolve there (red team 4, C4-10).
+#[test]
+fn gemini_dir_path_is_where_paths_resolve() {
+    let p = setup();
+    let root = p.dir.path().canonicalize().unwrap();
+    let ssh = root.join("home/.ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    let v = |ti: Value| {
+        let stdin = json!({"session_id": "s1", "cwd": root, "hook_event_name": "BeforeTool",
+            "tool_name": "run_shell_command", "tool_input": ti});
+        common::host_verdict(&p, "gemini", &stdin)
+    };
+    assert_eq!(v(json!({"command": "cat id_rsa"})), "allow");
+    for ti in [
+        json!({"command": "cat id_rsa", "dir_path": ssh}),
+        json!({"command": "cat id_rsa", "dir_path": "home/.ssh"}),
+        json!({"command": "cat ./id_rsa", "directory": "home/.ssh"}),
+        json!({"command": "cat ../.ssh/id_rsa", "dir_path": "home/x"}),
+    ] {
+        assert_eq!(v(ti.clone()), "deny", "{ti}");
+    }
+    // A folder polc cannot read is never an allow.
+    assert_ne!(v(json!({"command": "cat x", "dir_path": 7})), "allow");
+}
+
+/// Tools that send text to a shell without being shell tools (red team 4, C4-26): the text
+/// is decided as a command and never allowed.
+#[test]
+fn text_sent_to_a_shell_is_a_command() {
+    let p = setup();
+    let root = p.dir.path().canonicalize().unwrap();
+    let copilot = |tool: &str, args: Value| {
+        let stdin = json!({"sessionId": "s1", "timestamp": 1, "cwd": root,
+            "toolName": tool, "toolArgs": args});
+        common::host_verdict(&p, "copilot", &stdin)
+    };
+    assert_eq!(
+        copilot(
+            "write_bash",
+            json!({"sessionId": "1", "input": "rm -rf /\n"})
+        ),
+        "deny"
+    );
+    assert_ne!(
+        copilot("write_bash", json!({"sessionId": "1", "input": "ls\n"})),
+        "allow"
+    );
+    let vscode = |tool: &str, ti: Value| {
+        let stdin = json!({"session_id": "s1", "cwd": root, "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": ti});
+        common::host_verdict(&p, "vscode", &stdin)
+    };
+    assert_eq!(
+        vscode(
+            "create_and_run_task",
+            json!({"task": {"command": "rm", "args": ["-rf", "/"]}})
+        ),
+        "deny"
+    );
+    assert_ne!(
+        vscode("create_and_run_task", json!({"task": {"command": "ls"}})),
+        "allow"
+    );
+    assert_eq!(
+        vscode(
+            "run_vscode_command",
+            json!({"commandId": "workbench.action.terminal.sendSequence", "args": {"text": "rm -rf /\n"}})
+        ),
+        "deny"
+    );
+}
+
+/// Codex's hook input for `exec_command` leaves out the model's `workdir` (red team 4,
+/// C4-11): a relative write of a protected file's name is asked (a deny on Codex) because
+/// the folder it lands in is not known; with `workdir` sent it is judged there.
+#[test]
+fn codex_relative_writes_of_protected_names_without_a_workdir() {
+    let p = Project::new();
+    p.write(
+        "policies/main.pol",
+        "allow bash prefix \"cp\" { id cp }\nallow bash prefix \"go build\" { id go }\n",
+    );
+    p.build_trusted();
+    let root = p.dir.path().canonicalize().unwrap();
+    let v = |ti: Value| {
+        let stdin = json!({"session_id": "s1", "cwd": root, "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "turn_id": "t", "tool_input": ti});
+        common::host_verdict(&p, "codex", &stdin)
+    };
+    for c in [
+        "cp /tmp/x settings.json",
+        "go build -o hooks.json /tmp/x/main.go",
+        "cp /tmp/x sub/settings.local.json",
+    ] {
+        assert_eq!(v(json!({ "command": c })), "ask", "{c}");
+    }
+    assert_eq!(v(json!({"command": "cp /tmp/x notes.json"})), "none");
+    assert_eq!(
+        v(json!({"command": "cp /tmp/x settings.json", "workdir": "sub"})),
+        "none"
+    );
+}

@@ -248,7 +248,7 @@ pub fn build(
         );
         return 1;
     }
-    let Some(seq_examples) = crate::session::examples::gate(&policy, &compiled, gh) else {
+    let Some(seq_examples) = crate::cli::session_examples::gate(&policy, &compiled, gh) else {
         eprintln!("nothing written");
         return 1;
     };
@@ -344,7 +344,7 @@ fn test_json(
         })
         .collect();
     // Session examples (src/session/README.md): sequences and rewrites, each a result.
-    let (session, session_failed) = crate::session::examples::json(policy, compiled);
+    let (session, session_failed) = crate::cli::session_examples::json(policy, compiled);
     let v = serde_json::json!({
         "passed": n - fails.len(), "failed": fails.len(), "examples": examples,
         "sequences": session["sequences"], "rewrites": session["rewrites"],
@@ -431,7 +431,7 @@ pub fn test(sources: &[PathBuf], format: Report) -> i32 {
         n - fails.len(),
         fails.len()
     ));
-    let seq = crate::session::examples::gate(&policy, &compiled, gh);
+    let seq = crate::cli::session_examples::gate(&policy, &compiled, gh);
     if let Some(k) = seq.filter(|k| *k > 0) {
         say(format!("{k} sequence example(s) passed"));
     }

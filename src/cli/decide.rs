@@ -119,7 +119,7 @@ fn with_session(
         unattestable: None,
         workdir: None,
     };
-    let after = crate::session::hook::after_decision(
+    let after = crate::host::after::after_decision(
         h,
         crate::host::input::Event::PreToolUse,
         &inp,

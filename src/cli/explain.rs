@@ -88,14 +88,13 @@ fn explain_sources(policy: &[PathBuf], host: &str, format: Format, req: &Request
     let code = report(&rules, out, host, format, None, &[]);
     if let (Request::Bash { command }, Format::Text) = (req, format) {
         let ctx = crate::runtime::Context::from_env();
-        if let Some(f) =
-            crate::session::rewrite::find_in(|k| compiled.section(k), host, command, &ctx)
+        if let Some(f) = crate::host::rewrite::find_in(|k| compiled.section(k), host, command, &ctx)
         {
             let r = Request::Bash {
                 command: f.command.clone(),
             };
             if let Ok(o) = decide(&rules, host, &r) {
-                rewrite_note(&f, o.decision, &crate::session::hook::reason_of(&rules, o));
+                rewrite_note(&f, o.decision, &crate::host::after::reason_of(&rules, o));
             }
         }
     }
@@ -103,7 +102,7 @@ fn explain_sources(policy: &[PathBuf], host: &str, format: Format, req: &Request
 }
 
 /// What a rewrite rule makes of the command (src/session/README.md#rewrites).
-fn rewrite_note(f: &crate::session::rewrite::Found, d: crate::ir::Decision, why: &str) {
+fn rewrite_note(f: &crate::host::rewrite::Found, d: crate::ir::Decision, why: &str) {
     println!(
         "rewrite: rule {} ({}) `{}` makes it `{}`",
         f.id, f.at, f.text, f.command
@@ -111,7 +110,7 @@ fn rewrite_note(f: &crate::session::rewrite::Found, d: crate::ir::Decision, why:
     let used = if d == crate::ir::Decision::Allow {
         format!(
             "the hook answers allow with the rewritten input where the host runs it (Claude Code PreToolUse in {}); elsewhere it decides the original above",
-            crate::session::rewrite::CLAUDE_REWRITE_MODES.join(", ")
+            crate::host::rewrite::CLAUDE_REWRITE_MODES.join(", ")
         )
     } else {
         "not allowed, so the hook decides the original above".to_string()
@@ -195,7 +194,7 @@ fn explain_tables(table: Option<PathBuf>, host: &str, format: Format, req: &Requ
     if let (Request::Bash { command }, Format::Text) = (req, format) {
         let ctx = crate::runtime::Context::from_env();
         let found = (original != crate::ir::Decision::Deny)
-            .then(|| crate::session::rewrite::find(&d.loaded, host, command, &ctx))
+            .then(|| crate::host::rewrite::find(&d.loaded, host, command, &ctx))
             .flatten();
         if let Some(f) = found {
             let r = Request::Bash {

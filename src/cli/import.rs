@@ -72,17 +72,45 @@ pub fn run(
 }
 
 /// Whether the generated text builds, with its examples passing.
-pub fn builds(text: &str) -> Result<(), String> {
+pub fn builds(text: &str) -> Result<(), NotBuilt> {
     let (policy, _) = crate::lower::load_str("imported.pol", text, crate::ir::Tier::Project)
-        .map_err(|d| d.render_all())?;
-    let compiled = crate::compile::compile(&policy)
-        .map_err(|e| format!("{} pattern(s) do not compile", e.len()))?;
+        .map_err(|d| NotBuilt::Diagnostics(d.render_all()))?;
+    let compiled = crate::compile::compile(&policy).map_err(NotBuilt::Patterns)?;
     let (_, fails) = super::build::check_examples(&policy, &compiled);
     if let Some(f) = fails.first() {
-        return Err(format!("example {:?} gives {}", f.example.input, f.got));
+        return Err(NotBuilt::Example {
+            input: f.example.input.clone(),
+            got: f.got,
+        });
     }
     Ok(())
 }
+
+/// Why an imported policy does not build (a bug in the import: nothing is written).
+#[derive(Debug)]
+pub enum NotBuilt {
+    /// The generated text does not lower (its diagnostics, rendered).
+    Diagnostics(String),
+    /// Patterns the compiler refused.
+    Patterns(Vec<crate::compile::CompileError>),
+    /// An example of the generated policy fails: its input and the decision it got.
+    Example {
+        input: String,
+        got: crate::ir::Decision,
+    },
+}
+
+impl std::fmt::Display for NotBuilt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotBuilt::Diagnostics(d) => f.write_str(d),
+            NotBuilt::Patterns(e) => write!(f, "{} pattern(s) do not compile", e.len()),
+            NotBuilt::Example { input, got } => write!(f, "example {input:?} gives {got}"),
+        }
+    }
+}
+
+impl std::error::Error for NotBuilt {}
 
 pub fn import_cmd(
     from: &str,

@@ -52,7 +52,7 @@ pub fn target(
     exe: &str,
     root: &Path,
     home: &Path,
-) -> Result<Target, String> {
+) -> Result<Target, InitError> {
     let s = |c: String| serde_json::to_string(&c).unwrap_or_default();
     let group = |c: String| {
         format!(
@@ -69,7 +69,10 @@ pub fn target(
             file: base.join(".claude/settings.json"),
             entries: vec![
                 ("PreToolUse", group(command(exe, host, ""))),
-                ("PermissionRequest", group(command(exe, host, " --event permission-request"))),
+                (
+                    "PermissionRequest",
+                    group(command(exe, host, " --event permission-request")),
+                ),
                 // A person's approval resets the denial counters (src/host/config.rs).
                 ("PostToolUse", group(command(exe, host, ""))),
             ],
@@ -88,7 +91,7 @@ pub fn target(
         },
         Host::Codex => {
             if scope == Scope::Project {
-                return Err("codex reads hooks from ~/.codex/hooks.json only: use --scope user".into());
+                return Err(InitError::UserScopeOnly(host));
             }
             // Codex reads hooks from `hooks.json` and from inline `[hooks]` tables of
             // `config.toml`: where the person keeps hooks in config.toml (and has no
@@ -116,23 +119,22 @@ pub fn target(
         }
         Host::Copilot => {
             if scope == Scope::User {
-                return Err("copilot reads hooks from the project's .github/hooks/*.json: use --scope project".into());
+                return Err(InitError::ProjectScopeOnly(host));
             }
             Target {
                 file: root.join(".github/hooks/polc.json"),
                 entries: vec![(
                     "preToolUse",
-                    format!(r#"{{"type":"command","bash":{},"timeoutSec":10}}"#, s(command(exe, host, ""))),
+                    format!(
+                        r#"{{"type":"command","bash":{},"timeoutSec":10}}"#,
+                        s(command(exe, host, ""))
+                    ),
                 )],
                 preamble: r#""version":1,"#,
             }
         }
         Host::Vscode | Host::Droid | Host::Vibe | Host::Openclaw | Host::OpenCode => {
-            return Err(format!(
-                "`polc init` does not know {}'s settings file yet; merge `polc hook --print-config --host {}` by hand",
-                host.name(),
-                host.name()
-            ))
+            return Err(InitError::UnknownSettings(host))
         }
     };
     Ok(t)
@@ -289,19 +291,19 @@ fn cut(text: &str, open: usize, idx: usize) -> String {
     format!("{}{}", &text[..from], &text[to..])
 }
 
-fn root_open(text: &str) -> Result<usize, String> {
+fn root_open(text: &str) -> Result<usize, InitError> {
     let m = mask(text);
     let i = ws(m.as_bytes(), 0);
     if m.as_bytes().get(i) != Some(&b'{') {
-        return Err("the settings file is not a JSON object".into());
+        return Err(InitError::NotObject);
     }
     Ok(i)
 }
 
-fn parse_check(text: &str) -> Result<(), String> {
+fn parse_check(text: &str) -> Result<(), InitError> {
     serde_json::from_str::<serde_json::Value>(&mask(text))
         .map(|_| ())
-        .map_err(|e| format!("it is not valid JSON or JSONC ({e}); nothing was changed"))
+        .map_err(|e| InitError::NotJson(e.to_string()))
 }
 
 /// Is this array element polc's own entry for `host`? (its text holds polc's hook command
@@ -345,7 +347,7 @@ fn pasted(cmd: &str, host: Host) -> bool {
 }
 
 /// The `hooks` member's object and, in it, the event's array: their offsets if present.
-fn locate(text: &str, event: &str) -> Result<(usize, Option<usize>, Option<usize>), String> {
+fn locate(text: &str, event: &str) -> Result<(usize, Option<usize>, Option<usize>), InitError> {
     let m = mask(text);
     let b = m.as_bytes();
     let root = root_open(text)?;
@@ -354,13 +356,13 @@ fn locate(text: &str, event: &str) -> Result<(usize, Option<usize>, Option<usize
         return Ok((root, None, None));
     };
     if b[h.value] != b'{' {
-        return Err("its `hooks` is not an object".into());
+        return Err(InitError::HooksNotObject);
     }
     let (evs, _) = items(b, h.value);
     let ev = evs.iter().find(|m| m.key == event).map(|m| m.value);
     if let Some(e) = ev {
         if b[e] != b'[' {
-            return Err(format!("its `hooks.{event}` is not an array"));
+            return Err(InitError::EventNotArray(event.to_string()));
         }
     }
     Ok((root, Some(h.value), ev))
@@ -393,7 +395,7 @@ pub fn install(
     host: Host,
     t: &Target,
     notes: &mut Vec<String>,
-) -> Result<String, String> {
+) -> Result<String, InitError> {
     if is_toml(t) {
         return toml_hooks::install(text, host, t, notes);
     }
@@ -430,7 +432,7 @@ pub fn install(
 
 /// What removing polc's entries from `text` gives: each entry cut, then an event array and a
 /// `hooks` object left empty by that cut are removed too.
-pub fn uninstall(text: &str, host: Host, t: &Target) -> Result<String, String> {
+pub fn uninstall(text: &str, host: Host, t: &Target) -> Result<String, InitError> {
     if is_toml(t) {
         return toml_hooks::uninstall(text, host, t);
     }
@@ -481,19 +483,15 @@ mod toml_hooks {
     // `is_ours` reads the groups only in a build with the compiler (toml_edit).
     #[cfg(feature = "compiler")]
     use super::is_ours;
-    use super::{Host, Target};
+    use super::{Host, InitError, Target};
 
     #[cfg(feature = "compiler")]
     use toml_edit::{ArrayOfTables, DocumentMut, Item, Table};
 
     #[cfg(feature = "compiler")]
-    fn parse(text: &str) -> Result<DocumentMut, String> {
-        text.parse::<DocumentMut>().map_err(|e| {
-            format!(
-                "it is not valid TOML ({}); nothing was changed",
-                e.message().trim()
-            )
-        })
+    fn parse(text: &str) -> Result<DocumentMut, InitError> {
+        text.parse::<DocumentMut>()
+            .map_err(|e| InitError::NotToml(e.message().trim().to_string()))
     }
 
     /// The group as JSON text (what `is_ours` reads), from a TOML group table.
@@ -522,10 +520,11 @@ mod toml_hooks {
         host: Host,
         t: &Target,
         notes: &mut Vec<String>,
-    ) -> Result<String, String> {
+    ) -> Result<String, InitError> {
         let mut doc = parse(text)?;
         for (event, entry) in &t.entries {
-            let e: serde_json::Value = serde_json::from_str(entry).map_err(|e| e.to_string())?;
+            let e: serde_json::Value =
+                serde_json::from_str(entry).map_err(|e| InitError::Entry(e.to_string()))?;
             let hooks = doc
                 .entry("hooks")
                 .or_insert_with(|| {
@@ -534,14 +533,12 @@ mod toml_hooks {
                     Item::Table(t)
                 })
                 .as_table_mut()
-                .ok_or("its `hooks` is not a table")?;
+                .ok_or(InitError::HooksNotTable)?;
             let arr = hooks
                 .entry(event)
                 .or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()))
                 .as_array_of_tables_mut()
-                .ok_or(format!(
-                    "its `hooks.{event}` is not an array of tables ([[hooks.{event}]])"
-                ))?;
+                .ok_or_else(|| InitError::EventNotTables(event.to_string()))?;
             if arr.iter().any(|g| is_ours(&as_json(g), host)) {
                 continue;
             }
@@ -575,7 +572,7 @@ mod toml_hooks {
     }
 
     #[cfg(feature = "compiler")]
-    pub fn uninstall(text: &str, host: Host, t: &Target) -> Result<String, String> {
+    pub fn uninstall(text: &str, host: Host, t: &Target) -> Result<String, InitError> {
         let mut doc = parse(text)?;
         let mut changed = false;
         for (event, _) in &t.entries {
@@ -606,13 +603,13 @@ mod toml_hooks {
     }
 
     #[cfg(not(feature = "compiler"))]
-    pub fn install(_: &str, _: Host, _: &Target, _: &mut Vec<String>) -> Result<String, String> {
-        Err("this polc was built without TOML support; nothing was changed".into())
+    pub fn install(_: &str, _: Host, _: &Target, _: &mut Vec<String>) -> Result<String, InitError> {
+        Err(InitError::NoToml)
     }
 
     #[cfg(not(feature = "compiler"))]
-    pub fn uninstall(_: &str, _: Host, _: &Target) -> Result<String, String> {
-        Err("this polc was built without TOML support; nothing was changed".into())
+    pub fn uninstall(_: &str, _: Host, _: &Target) -> Result<String, InitError> {
+        Err(InitError::NoToml)
     }
 }
 
@@ -634,14 +631,11 @@ pub fn plan(
     host: Host,
     removing: bool,
     notes: &mut Vec<String>,
-) -> Result<Plan, String> {
+) -> Result<Plan, InitError> {
     let before = match std::fs::read(&t.file) {
-        Ok(b) => Some(
-            String::from_utf8(b)
-                .map_err(|_| "it is not UTF-8 text; nothing was changed".to_string())?,
-        ),
+        Ok(b) => Some(String::from_utf8(b).map_err(|_| InitError::NotUtf8)?),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("cannot read it: {e}")),
+        Err(e) => return Err(InitError::Read(e)),
     };
     if !removing {
         let base = before.clone().unwrap_or_else(|| new_file(t));
@@ -677,7 +671,7 @@ pub fn remove(
     backup: Option<&str>,
     host: Host,
     t: &Target,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, InitError> {
     if !is_toml(t) {
         parse_check(cur)?;
     }
@@ -701,21 +695,109 @@ fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-fn confirm(prompt: &str) -> Result<bool, String> {
+fn confirm(prompt: &str) -> Result<bool, InitError> {
     let tty = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
         .open("/dev/tty")
-        .map_err(|e| format!("`polc init` must be confirmed on a terminal and /dev/tty cannot be opened ({e}); refusing"))?;
+        .map_err(InitError::NoTty)?;
     let mut w = &tty;
     let _ = write!(w, "{prompt}");
     let _ = w.flush();
     let mut line = String::new();
     BufReader::new(&tty)
         .read_line(&mut line)
-        .map_err(|e| format!("cannot read the answer from /dev/tty: {e}"))?;
+        .map_err(InitError::Answer)?;
     Ok(matches!(line.trim(), "y" | "Y" | "yes" | "YES" | "Yes"))
 }
+
+/// Why `polc init` changes nothing. The settings-file variants concern the target's file
+/// (`Target::file`, which the command names before the message: "polc: FILE: …").
+#[derive(Debug)]
+pub enum InitError {
+    /// The host reads its hooks only from the user's settings (Codex).
+    UserScopeOnly(Host),
+    /// The host reads its hooks only from the project (Copilot).
+    ProjectScopeOnly(Host),
+    /// No settings file polc can edit for this host.
+    UnknownSettings(Host),
+    NotUtf8,
+    Read(std::io::Error),
+    /// The file does not parse (the parser's message).
+    NotJson(String),
+    #[cfg(feature = "compiler")]
+    NotToml(String),
+    NotObject,
+    HooksNotObject,
+    /// `hooks.EVENT` is not an array.
+    EventNotArray(String),
+    #[cfg(feature = "compiler")]
+    HooksNotTable,
+    /// `hooks.EVENT` is not an array of tables.
+    #[cfg(feature = "compiler")]
+    EventNotTables(String),
+    /// polc's own entry does not parse (a bug in polc).
+    #[cfg(feature = "compiler")]
+    Entry(String),
+    /// Built without the TOML editor (no `compiler` feature).
+    #[cfg(not(feature = "compiler"))]
+    NoToml,
+    /// Confirmed on `/dev/tty` only.
+    NoTty(std::io::Error),
+    Answer(std::io::Error),
+}
+
+impl std::fmt::Display for InitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InitError::UserScopeOnly(h) => write!(
+                f,
+                "{} reads hooks from ~/.codex/hooks.json only: use --scope user",
+                h.name()
+            ),
+            InitError::ProjectScopeOnly(h) => write!(
+                f,
+                "{} reads hooks from the project's .github/hooks/*.json: use --scope project",
+                h.name()
+            ),
+            InitError::UnknownSettings(h) => write!(
+                f,
+                "`polc init` does not know {0}'s settings file yet; merge `polc hook --print-config --host {0}` by hand",
+                h.name()
+            ),
+            InitError::NotUtf8 => f.write_str("it is not UTF-8 text; nothing was changed"),
+            InitError::Read(e) => write!(f, "cannot read it: {e}"),
+            InitError::NotJson(e) => {
+                write!(f, "it is not valid JSON or JSONC ({e}); nothing was changed")
+            }
+            #[cfg(feature = "compiler")]
+            InitError::NotToml(e) => write!(f, "it is not valid TOML ({e}); nothing was changed"),
+            InitError::NotObject => f.write_str("the settings file is not a JSON object"),
+            InitError::HooksNotObject => f.write_str("its `hooks` is not an object"),
+            InitError::EventNotArray(ev) => write!(f, "its `hooks.{ev}` is not an array"),
+            #[cfg(feature = "compiler")]
+            InitError::HooksNotTable => f.write_str("its `hooks` is not a table"),
+            #[cfg(feature = "compiler")]
+            InitError::EventNotTables(ev) => write!(
+                f,
+                "its `hooks.{ev}` is not an array of tables ([[hooks.{ev}]])"
+            ),
+            #[cfg(feature = "compiler")]
+            InitError::Entry(e) => f.write_str(e),
+            #[cfg(not(feature = "compiler"))]
+            InitError::NoToml => {
+                f.write_str("this polc was built without TOML support; nothing was changed")
+            }
+            InitError::NoTty(e) => write!(
+                f,
+                "`polc init` must be confirmed on a terminal and /dev/tty cannot be opened ({e}); refusing"
+            ),
+            InitError::Answer(e) => write!(f, "cannot read the answer from /dev/tty: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for InitError {}
 
 pub fn init_cmd(host: &str, scope: Scope, remove: bool) -> i32 {
     if let Some(why) = crate::runtime::state::refuse_install() {
@@ -1015,6 +1097,7 @@ mod tests {
         );
         assert!(install("model = \"o4\n", Host::Codex, &tg, &mut Vec::new())
             .unwrap_err()
+            .to_string()
             .contains("not valid TOML"));
         assert!(install("hooks = 1\n", Host::Codex, &tg, &mut Vec::new()).is_err());
     }

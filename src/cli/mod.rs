@@ -17,6 +17,8 @@ mod init;
 #[cfg(feature = "compiler")]
 mod lint;
 mod session;
+#[cfg(feature = "compiler")]
+pub(crate) mod session_examples;
 mod trust;
 
 use clap::{Parser, Subcommand};

@@ -1,28 +1,63 @@
 //! `polc session reset [ID]`, `polc session show ID`, and `polc explain --session ID`'s
 //! session block (src/session/README.md).
 
-use crate::session::record::State;
+use crate::session::record::{RecordError, State};
 use crate::session::store;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 /// The state file of session `sid` on `host`.
-fn state_file(host: &str, sid: &str) -> Result<PathBuf, String> {
-    let dir = crate::runtime::state::state_dir()
-        .ok_or("polc has no state folder (no home directory in the password database)")?;
+fn state_file(host: &str, sid: &str) -> Result<PathBuf, CmdError> {
+    let dir = crate::runtime::state::state_dir().ok_or(CmdError::NoStateFolder)?;
     Ok(store::file_path(
         &dir,
         &[host.as_bytes(), b"id", sid.as_bytes()],
     ))
 }
 
-fn read_state(p: &Path) -> Result<Option<State>, String> {
+fn read_state(p: &Path) -> Result<Option<State>, CmdError> {
     match std::fs::read_to_string(p) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read {}: {e}", p.display())),
-        Ok(text) => State::fold(&text).map(Some),
+        Err(e) => Err(CmdError::Read(p.to_path_buf(), e)),
+        Ok(text) => State::fold(&text).map(Some).map_err(CmdError::Record),
     }
 }
+
+/// Why `polc session show/reset` cannot go on: the state file, folder or terminal concerned.
+#[derive(Debug)]
+enum CmdError {
+    NoStateFolder,
+    /// The state file cannot be read.
+    Read(PathBuf, std::io::Error),
+    /// A record of the state file does not read.
+    Record(RecordError),
+    /// `reset` is confirmed on `/dev/tty` only.
+    NoTty(std::io::Error),
+    Answer(std::io::Error),
+    NotConfirmed,
+    State(store::StateError),
+}
+
+impl std::fmt::Display for CmdError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CmdError::NoStateFolder => f.write_str(
+                "polc has no state folder (no home directory in the password database)",
+            ),
+            CmdError::Read(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+            CmdError::Record(e) => e.fmt(f),
+            CmdError::NoTty(e) => write!(
+                f,
+                "`polc session reset` must be confirmed on a terminal and /dev/tty cannot be opened ({e}); refusing"
+            ),
+            CmdError::Answer(e) => write!(f, "cannot read the answer from /dev/tty: {e}"),
+            CmdError::NotConfirmed => f.write_str("not confirmed; nothing changed"),
+            CmdError::State(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CmdError {}
 
 fn print_state(sid: &str, st: &State) {
     println!("session:  {sid}");
@@ -148,7 +183,7 @@ pub fn explain_block(table: Option<&Path>, host: &str, sid: &str, command: &str)
         command: command.to_string(),
     };
     let d = match crate::runtime::decide(&rules, host, &req) {
-        Ok(out) => (out.decision, crate::session::hook::reason_of(&rules, out)),
+        Ok(out) => (out.decision, crate::host::after::reason_of(&rules, out)),
         Err(_) => {
             eprintln!("error: {} is damaged: run `polc build`", path.display());
             return 2;
@@ -156,15 +191,7 @@ pub fn explain_block(table: Option<&Path>, host: &str, sid: &str, command: &str)
     };
     let ctx = crate::runtime::Context::from_env();
     let reqs = [&req];
-    let info = CallInfo {
-        host,
-        permission_request: false,
-        can_prompt: true,
-        tool_use_id: "",
-        turn: "",
-        requests: &reqs,
-        ctx: &ctx,
-    };
+    let info = CallInfo::offline(host, &reqs, &ctx);
     match check::apply(&f, &st, &info, d, command.to_string()) {
         Ok(v) => {
             println!(
@@ -182,22 +209,19 @@ pub fn explain_block(table: Option<&Path>, host: &str, sid: &str, command: &str)
     }
 }
 
-fn open_tty() -> Result<std::fs::File, String> {
+fn open_tty() -> Result<std::fs::File, CmdError> {
     std::fs::OpenOptions::new()
         .read(true)
         .write(true)
         .open("/dev/tty")
-        .map_err(|e| {
-            format!("`polc session reset` must be confirmed on a terminal and /dev/tty cannot be opened ({e}); refusing")
-        })
+        .map_err(CmdError::NoTty)
 }
 
 /// `polc session reset [ID]`: confirmed on the terminal; resets the denial counters and
 /// disarms the sequences of session ID (or of every session).
 pub fn reset(host: &str, sid: Option<&str>) -> i32 {
-    let run = || -> Result<usize, String> {
-        let dir = crate::runtime::state::state_dir()
-            .ok_or("polc has no state folder (no home directory in the password database)")?;
+    let run = || -> Result<usize, CmdError> {
+        let dir = crate::runtime::state::state_dir().ok_or(CmdError::NoStateFolder)?;
         let file = match sid {
             Some(s) => Some(state_file(host, s)?),
             None => None,
@@ -216,11 +240,11 @@ pub fn reset(host: &str, sid: Option<&str>) -> i32 {
         let mut line = String::new();
         BufReader::new(&tty)
             .read_line(&mut line)
-            .map_err(|e| format!("cannot read the answer from /dev/tty: {e}"))?;
+            .map_err(CmdError::Answer)?;
         if !matches!(line.trim(), "y" | "Y" | "yes" | "Yes" | "YES") {
-            return Err("not confirmed; nothing changed".into());
+            return Err(CmdError::NotConfirmed);
         }
-        store::reset(&dir, file.as_deref())
+        store::reset(&dir, file.as_deref()).map_err(CmdError::State)
     };
     match run() {
         Ok(n) => {

@@ -50,7 +50,7 @@ pub fn forget_cmd(project: Option<PathBuf>, table: Option<PathBuf>) -> i32 {
         Some(t) => format!("the table {} of {}", t.display(), root.display()),
         None => format!("every table of {}", root.display()),
     };
-    let run = || -> Result<bool, String> {
+    let run = || -> Result<bool, TrustError> {
         let tty = open_tty("polc trust --forget")?;
         if !ask_yes(
             &tty,
@@ -61,11 +61,11 @@ pub fn forget_cmd(project: Option<PathBuf>, table: Option<PathBuf>) -> i32 {
         let mut n = 0;
         if let Some(cfg) = trust::config_dir() {
             n += trust::forget(&cfg, &root, table.as_deref())
-                .map_err(|e| format!("cannot update {}: {e}", cfg.display()))?;
+                .map_err(|e| TrustError::Update(cfg.clone(), e))?;
         }
         if let Some(state) = crate::runtime::state::state_dir() {
             n += crate::runtime::state::forget_tables(&state, &root, table.as_deref())
-                .map_err(|e| format!("cannot update {}: {e}", state.display()))?;
+                .map_err(|e| TrustError::Update(state.clone(), e))?;
         }
         let mut w = &tty;
         let _ = writeln!(w, "polc: forgot {what} ({n} record(s))");
@@ -79,10 +79,9 @@ pub fn forget_cmd(project: Option<PathBuf>, table: Option<PathBuf>) -> i32 {
 pub fn confirm_cmd(project: Option<PathBuf>) -> i32 {
     use crate::runtime::tripwire;
     let root = trust::canon(&project.unwrap_or_else(|| PathBuf::from(".")));
-    let run = || -> Result<bool, String> {
-        let at = tripwire::Places::fixed()
-            .ok_or("cannot find polc's state folder (no home directory)")?;
-        let (changes, recorded) = tripwire::pending(&at, &root)?;
+    let run = || -> Result<bool, TrustError> {
+        let at = tripwire::Places::fixed().ok_or(TrustError::NoStateFolder)?;
+        let (changes, recorded) = tripwire::pending(&at, &root);
         let tty = open_tty("polc confirm")?;
         let mut w = &tty;
         if recorded && changes.is_empty() {
@@ -111,8 +110,7 @@ pub fn confirm_cmd(project: Option<PathBuf>) -> i32 {
             let _ = writeln!(w, "polc: not confirmed; the hook keeps denying");
             return Ok(false);
         }
-        tripwire::record(&at, &root)
-            .map_err(|e| format!("cannot record in {}: {e}", at.state.display()))?;
+        tripwire::record(&at, &root).map_err(|e| TrustError::Record(at.state.clone(), e))?;
         let _ = writeln!(w, "polc: confirmed");
         Ok(true)
     };
@@ -120,7 +118,7 @@ pub fn confirm_cmd(project: Option<PathBuf>) -> i32 {
 }
 
 /// A confirmed command's exit: 0 done, 1 declined, 2 an error (said on stderr).
-fn exit_code(r: Result<bool, String>) -> i32 {
+fn exit_code(r: Result<bool, TrustError>) -> i32 {
     match r {
         Ok(true) => 0,
         Ok(false) => 1,
@@ -131,37 +129,36 @@ fn exit_code(r: Result<bool, String>) -> i32 {
     }
 }
 
-fn open_tty(cmd: &str) -> Result<std::fs::File, String> {
+fn open_tty(cmd: &'static str) -> Result<std::fs::File, TrustError> {
     std::fs::OpenOptions::new()
         .read(true)
         .write(true)
         .open("/dev/tty")
-        .map_err(|e| {
-            format!("`{cmd}` must be confirmed on a terminal and /dev/tty cannot be opened ({e}); refusing")
-        })
+        .map_err(|e| TrustError::NoTty(cmd, e))
 }
 
-fn ask_yes(tty: &std::fs::File, prompt: &str) -> Result<bool, String> {
+fn ask_yes(tty: &std::fs::File, prompt: &str) -> Result<bool, TrustError> {
     let mut w = tty;
     let _ = write!(w, "{prompt}");
     let _ = w.flush();
     let mut line = String::new();
     BufReader::new(tty)
         .read_line(&mut line)
-        .map_err(|e| format!("cannot read the answer from /dev/tty: {e}"))?;
+        .map_err(TrustError::Answer)?;
     Ok(matches!(line.trim(), "y" | "Y" | "yes" | "YES" | "Yes"))
 }
 
 /// Show the table on the terminal, ask, record on yes. Ok(false) when the person declines.
-pub fn confirm_and_record(root: &Path, table: &Path, verb: &str) -> Result<bool, String> {
-    let t = Table::open_unmapped(table, None).map_err(|e| e.describe(table))?;
-    t.check_fresh().map_err(|e| e.describe(table))?;
+pub fn confirm_and_record(root: &Path, table: &Path, verb: &str) -> Result<bool, TrustError> {
+    let bad = |e| TrustError::Table(table.to_path_buf(), e);
+    let t = Table::open_unmapped(table, None).map_err(bad)?;
+    t.check_fresh().map_err(bad)?;
     let rules = TableRules::new(|k| t.section(k))
-        .map_err(|_| format!("{} has no rule section: run `polc build`", table.display()))?
+        .map_err(|_| TrustError::NoRules(table.to_path_buf()))?
         .rule_count();
     // The digest of exactly the bytes shown and checked (a private copy).
     let digest = trust::table_digest(None, None, t.bytes());
-    let cfg = trust::config_dir().ok_or("cannot find the user's config dir (no home directory)")?;
+    let cfg = trust::config_dir().ok_or(TrustError::NoConfigDir)?;
     let tty = open_tty("polc trust")?;
     let mut w = &tty;
     let _ = write!(
@@ -174,13 +171,13 @@ pub fn confirm_and_record(root: &Path, table: &Path, verb: &str) -> Result<bool,
     let mut line = String::new();
     BufReader::new(&tty)
         .read_line(&mut line)
-        .map_err(|e| format!("cannot read the answer from /dev/tty: {e}"))?;
+        .map_err(TrustError::Answer)?;
     if !matches!(line.trim(), "y" | "Y" | "yes" | "YES" | "Yes") {
         let _ = writeln!(w, "polc: not trusted");
         return Ok(false);
     }
     trust::record(&cfg, root, table, &digest)
-        .map_err(|e| format!("cannot record trust in {}: {e}", cfg.display()))?;
+        .map_err(|e| TrustError::RecordTrust(cfg.clone(), e))?;
     // The agent configuration as the person has it now is the tripwire's baseline
     // (runtime::tripwire); an existing record keeps its pending changes for `polc confirm`.
     if let Some(at) = crate::runtime::tripwire::Places::fixed() {
@@ -198,6 +195,55 @@ pub fn confirm_and_record(root: &Path, table: &Path, verb: &str) -> Result<bool,
     );
     Ok(true)
 }
+
+/// Why `polc trust`, `polc trust --forget` or `polc confirm` stopped: the table, folder or
+/// terminal concerned.
+#[derive(Debug)]
+pub enum TrustError {
+    /// The command must be confirmed on `/dev/tty` (an agent has none).
+    NoTty(&'static str, std::io::Error),
+    Answer(std::io::Error),
+    /// The table does not load or is stale.
+    Table(PathBuf, crate::table::LoadError),
+    NoRules(PathBuf),
+    NoConfigDir,
+    NoStateFolder,
+    /// A trust or state record in this folder cannot be dropped.
+    Update(PathBuf, std::io::Error),
+    /// The agent configuration cannot be recorded in this folder.
+    Record(PathBuf, std::io::Error),
+    /// The trust cannot be recorded in this folder.
+    RecordTrust(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for TrustError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrustError::NoTty(cmd, e) => write!(
+                f,
+                "`{cmd}` must be confirmed on a terminal and /dev/tty cannot be opened ({e}); refusing"
+            ),
+            TrustError::Answer(e) => write!(f, "cannot read the answer from /dev/tty: {e}"),
+            TrustError::Table(t, e) => f.write_str(&e.describe(t)),
+            TrustError::NoRules(t) => {
+                write!(f, "{} has no rule section: run `polc build`", t.display())
+            }
+            TrustError::NoConfigDir => {
+                f.write_str("cannot find the user's config dir (no home directory)")
+            }
+            TrustError::NoStateFolder => {
+                f.write_str("cannot find polc's state folder (no home directory)")
+            }
+            TrustError::Update(d, e) => write!(f, "cannot update {}: {e}", d.display()),
+            TrustError::Record(d, e) => write!(f, "cannot record in {}: {e}", d.display()),
+            TrustError::RecordTrust(d, e) => {
+                write!(f, "cannot record trust in {}: {e}", d.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for TrustError {}
 
 #[cfg(feature = "compiler")]
 /// Was the table at `path` (as it is now) trusted for the current directory? Used by

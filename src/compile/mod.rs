@@ -14,6 +14,8 @@ use crate::table::sections::{
 };
 use std::collections::BTreeMap;
 
+pub mod session;
+
 /// What `polc build` hands to the table writer.
 pub struct Compiled {
     pub sections: Vec<(u32, Vec<u8>)>,
@@ -23,10 +25,29 @@ pub struct Compiled {
 /// A pattern the compiler refused (regex outside the subset or over the DFA cap).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompileError {
+    /// Index of the rule in the policy; `usize::MAX` for a session sub-table's pattern (the
+    /// message names which, `compile::session`).
     pub rule: usize,
     pub pattern: usize,
     pub message: String,
 }
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.rule == usize::MAX {
+            write!(f, "pattern {}: {}", self.pattern + 1, self.message)
+        } else {
+            let (r, p) = (self.rule + 1, self.pattern + 1);
+            write!(f, "rule {r}, pattern {p}: {}", self.message)
+        }
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// A pattern the DFA builder refused (its message); [`compile`] adds the rule and pattern.
+#[derive(Debug)]
+struct Refused(String);
 
 /// Segment-index entries: (key, rule, pattern bytes).
 type SegEntries = Vec<(Option<Vec<u8>>, u32, Vec<u8>)>;
@@ -92,15 +113,16 @@ impl Builder {
     }
 
     /// Path globs of file tools: one DFA exact, one case-folded for deny/ask; indexed by
-    /// class (side, tool, anchor, policy file for `/x`) and literal key.
-    fn add_path(&mut self, r: u32, rule: &Rule, text: &str) -> Result<(), String> {
+    /// class (side, tool, anchor, policy file for `/x`) and literal key. `Err`: the DFA
+    /// builder's message.
+    fn add_path(&mut self, r: u32, rule: &Rule, text: &str) -> Result<(), Refused> {
         let allow = rule.verdict == Verdict::Allow;
         let g = crate::paths::PathGlob::parse(text);
-        let exact = crate::content::build_regex_dfa(&g.regex(false))?;
+        let exact = crate::content::build_regex_dfa(&g.regex(false)).map_err(Refused)?;
         let folded = if allow {
             None
         } else {
-            Some(crate::content::build_regex_dfa(&g.regex(true))?)
+            Some(crate::content::build_regex_dfa(&g.regex(true)).map_err(Refused)?)
         };
         let exact = self.add_dfa(&exact);
         let folded = folded.map(|f| self.add_dfa(&f)).unwrap_or_default();
@@ -127,14 +149,14 @@ impl Builder {
         Ok(())
     }
 
-    /// One pattern of rule `r`; a refused pattern is the error message.
+    /// One pattern of rule `r`; `Err` for a refused pattern.
     fn add_pattern(
         &mut self,
         r: u32,
         rule: &Rule,
         kind: PatternKind,
         text: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), Refused> {
         let allow = rule.verdict == Verdict::Allow;
         match kind {
             PatternKind::Contains => {
@@ -142,7 +164,7 @@ impl Builder {
                 self.add_content(r, kind, data, Some(vec![text.as_bytes().to_vec()]));
             }
             PatternKind::Regex => {
-                let dfa = crate::content::build_regex_dfa(text)?;
+                let dfa = crate::content::build_regex_dfa(text).map_err(Refused)?;
                 let data = self.add_dfa(&dfa);
                 self.add_content(r, kind, data, crate::content::regex_guards(text));
             }
@@ -230,7 +252,7 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
     for (ri, rule) in policy.rules.iter().enumerate() {
         b.add_rule_record(rule);
         for (pi, p) in rule.patterns.iter().enumerate() {
-            if let Err(message) = b.add_pattern(ri as u32, rule, p.kind, &p.text) {
+            if let Err(Refused(message)) = b.add_pattern(ri as u32, rule, p.kind, &p.text) {
                 errors.push(CompileError {
                     rule: ri,
                     pattern: pi,
@@ -247,7 +269,7 @@ pub fn compile(policy: &Policy) -> Result<Compiled, Vec<CompileError>> {
     counts.insert("examples".to_string(), policy.examples.len() as u64);
     counts.insert("content_entries".to_string(), b.content_count as u64);
     // Session features (src/session/): their own sections, none without them.
-    let session = crate::session::compile::sections(policy)?;
+    let session = session::sections(policy)?;
     let mut sections = b.finish();
     sections.extend(session);
     Ok(Compiled { sections, counts })

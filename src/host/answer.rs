@@ -26,24 +26,8 @@ pub struct Rendered {
     pub exit: i32,
 }
 
-/// Hosts cut long output; R stays under this many bytes.
-pub const MAX_REASON: usize = 1000;
-
-/// Cut `s` to at most `MAX_REASON` bytes on a character boundary, marking the cut.
-pub fn clip(s: &str) -> String {
-    let one_line: String = s
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if one_line.len() <= MAX_REASON {
-        return one_line;
-    }
-    let mut cut = MAX_REASON - 3;
-    while !one_line.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}...", &one_line[..cut])
-}
+/// Reasons are clipped where every stage can reach it (the session checks too).
+pub use crate::hosts::{clip, MAX_REASON};
 
 /// A JSON string literal.
 pub fn js(s: &str) -> String {

@@ -57,7 +57,7 @@ pub fn error(ev: Event, reason: &str) -> Rendered {
     }
 }
 
-/// A PreToolUse allow with `updatedInput` (a rewrite, `session::rewrite`): the whole input
+/// A PreToolUse allow with `updatedInput` (a rewrite, `host::rewrite`): the whole input
 /// Claude Code runs instead. Any other answer is returned as it was.
 pub fn with_updated_input(r: Rendered, input: &serde_json::Value) -> Rendered {
     let Ok(text) = std::str::from_utf8(&r.stdout) else {

@@ -24,3 +24,72 @@ pub fn error(reason: &str) -> Rendered {
     r.stderr = Some(clip(reason));
     r
 }
+
+/// File names of agents' hook configuration and of polc's own files (see `runtime::protect`).
+const PROTECTED_NAMES: &[&[u8]] = &[
+    b"settings.json",
+    b"settings.local.json",
+    b"hooks.json",
+    b"config.toml",
+    b"cli.json",
+    b"mcp.json",
+    b".mcp.json",
+    b"opencode.json",
+    b"policy.bin",
+    b"permcheck.json",
+    b"trusted",
+];
+
+/// Codex's hook input for `exec_command`/`shell_command` is `{command}` alone: the folder
+/// the model ran it in (`workdir`) is not sent, so a relative path may land anywhere (with
+/// `workdir: ".claude"`, `cp x settings.json` replaces Claude's hook settings). Judging it in
+/// the session's folder would miss that, and asking about every relative write would stop
+/// Codex from writing at all; so a relative write whose file name is that of a protected
+/// file (or a `.pol` source) is asked about (a deny on Codex). The reason, when so.
+pub fn unplaced_write(command: &str) -> Option<String> {
+    let walk = crate::shell::walk(command);
+    for w in &walk.segments {
+        for u in w.file_uses().filter(|u| u.access.writes()) {
+            let p = u.path.as_slice();
+            if p.starts_with(b"/") || p.starts_with(b"~") {
+                continue;
+            }
+            let base = crate::shell::effects::basename(p);
+            if PROTECTED_NAMES.contains(&base) || base.ends_with(b".pol") {
+                return Some(format!(
+                    "polc: Codex does not say which folder this command runs in, and it writes `{}`, the name of a protected file (agent hook configuration or polc's own)",
+                    String::from_utf8_lossy(p)
+                ));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unplaced_write;
+
+    #[test]
+    fn relative_writes_of_protected_names_are_unplaced() {
+        for c in [
+            "cp /tmp/x settings.json",
+            "echo '{}' > hooks.json",
+            "go build -o hooks.json /tmp/x/main.go",
+            "rm -f settings.local.json",
+            "tee x/policy.bin < y",
+            "sed -i s/a/b/ default.pol",
+        ] {
+            assert!(unplaced_write(c).is_some(), "{c}");
+        }
+        for c in [
+            "cp /tmp/x notes.json",
+            "cat settings.json",
+            "echo hi > out.txt",
+            "cargo build",
+            "cp x /tmp/settings.json",
+        ] {
+            assert!(unplaced_write(c).is_none(), "{c}");
+        }
+    }
+}

@@ -9,7 +9,7 @@ use super::{failsafe, Host};
 use crate::ir::Decision;
 use crate::runtime::entry::{self, Call, Decided, Failure, Judged};
 use crate::runtime::layers::Layers;
-use crate::runtime::Cause;
+use crate::runtime::{Cause, Request};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -183,8 +183,8 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     };
     let roots = super::session::roots(host, &inp);
     let root = roots.root.clone();
-    if crate::session::hook::is_post_tool(&inp) {
-        return crate::session::hook::post_tool(host, &inp, &root);
+    if crate::host::after::is_post_tool(&inp) {
+        return crate::host::after::post_tool(host, &inp, &root);
     }
     let cwd = inp
         .cwd
@@ -217,11 +217,19 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         unattestable: mapped.unattestable.as_deref(),
         cwd: &cwd,
     };
-    let decided = finish(
+    let mut decided = finish(
         entry::decide(&layers, &call),
         &roots,
         layers.state_dir.as_deref(),
     );
+    if let (Host::Codex, None, Request::Bash { command }) = (host, &mapped.workdir, &mapped.request)
+    {
+        if decided.decision != Decision::Deny {
+            if let Some(why) = super::codex::unplaced_write(command) {
+                decided.adjust(Decision::Ask, why);
+            }
+        }
+    }
     let mut r = respond(host, ev, &inp, &mapped, &decided, &layers, &roots, &cwd);
     if r.stderr.is_none() {
         r.stderr = notice(&decided);
@@ -239,7 +247,7 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     r
 }
 
-/// From the decision to the answer: a rewrite's alternative (`session::rewrite`), the
+/// From the decision to the answer: a rewrite's alternative (`host::rewrite`), the
 /// session's rules and the audit log (src/session/README.md; nothing without them), host
 /// authority, rendering, the interrupt form and a remembered approval.
 #[allow(clippy::too_many_arguments)]
@@ -258,7 +266,7 @@ fn respond(
         project_root: Some(roots.root.clone()),
         home: crate::runtime::Context::from_env().home,
     };
-    let cand = crate::session::rewrite::candidate(
+    let cand = crate::host::rewrite::candidate(
         host,
         ev,
         inp,
@@ -291,7 +299,7 @@ fn respond(
         ));
         (m, (d.decision, why))
     });
-    let sess = crate::session::hook::after_decision(
+    let sess = crate::host::after::after_decision(
         host,
         ev,
         inp,
@@ -312,7 +320,7 @@ fn respond(
         _ => {}
     }
     if a.kind == Kind::Allow {
-        let remembered = crate::session::remember::remembered(&crate::session::remember::Allowed {
+        let remembered = crate::host::remember::remembered(&crate::host::remember::Allowed {
             host,
             ev,
             mapped,
@@ -322,7 +330,7 @@ fn respond(
             rewritten: sess.rewritten,
         });
         if let Some(content) = remembered {
-            r = crate::session::remember::render(&content);
+            r = crate::host::remember::render(&content);
         }
     }
     sess.render(host, ev, &mut r);

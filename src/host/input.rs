@@ -236,6 +236,14 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         }
         None => return Err(BadInput("hook input has no tool_name".into())),
     };
+    if let Some(command) = typed_shell_text(name, &inp.tool_input) {
+        return Ok(Mapped {
+            request: Request::Bash { command },
+            also: Vec::new(),
+            unattestable: Some("text sent to a shell or task polc does not see start".into()),
+            workdir: None,
+        });
+    }
     let powershell = POWERSHELL_TOOLS.contains(&name);
     if SHELL_TOOLS.contains(&name) || powershell {
         return shell_request(inp, host, name, powershell);
@@ -262,6 +270,45 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         unattestable: None,
         workdir: None,
     })
+}
+
+/// Tools that send text to a shell without being a shell tool: Copilot CLI's `write_bash`
+/// (`input`: a line typed into a shell its `bash` tool started), VS Code's
+/// `create_and_run_task` (`task.command` and `task.args`) and `run_vscode_command` with a
+/// terminal command (`args.text`). The text is decided as a command (a deny in it denies);
+/// where it runs is not known, so it is never allowed.
+fn typed_shell_text(name: &str, ti: &Value) -> Option<String> {
+    let text = |v: Option<&Value>| match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) if !v.is_null() => v.to_string(),
+        _ => String::new(),
+    };
+    match name {
+        "write_bash" | "write_powershell" => Some(text(ti.get("input"))),
+        "create_and_run_task" => {
+            let task = ti.get("task").unwrap_or(ti);
+            let mut s = text(task.get("command"));
+            if let Some(Value::Array(a)) = task.get("args") {
+                for x in a {
+                    s.push(' ');
+                    s.push_str(&text(Some(x)));
+                }
+            }
+            Some(s)
+        }
+        "run_vscode_command" => {
+            let id = text(ti.get("commandId"));
+            let id = id.to_ascii_lowercase();
+            (id.contains("terminal") || id.contains("task") || id.contains("run")).then(|| {
+                text(
+                    ti.get("args")
+                        .and_then(|a| a.get("text"))
+                        .or(ti.get("args")),
+                )
+            })
+        }
+        _ => None,
+    }
 }
 
 /// A shell tool's call: its `command` (a string, or an argv array as the host runs it) and
@@ -299,6 +346,10 @@ fn shell_request(
         .tool_input
         .get("workdir")
         .or_else(|| inp.tool_input.get("working_directory"))
+        // Gemini CLI's `run_shell_command` runs in `dir_path` (older releases: `directory`),
+        // relative to the project folder.
+        .or_else(|| inp.tool_input.get("dir_path"))
+        .or_else(|| inp.tool_input.get("directory"))
     {
         None | Some(Value::Null) => {}
         Some(Value::String(w)) if !w.is_empty() => mapped.workdir = Some(w.clone()),

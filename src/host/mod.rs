@@ -2,6 +2,7 @@
 //! hook runner and its fail-safe, and the exit-code protocol for plugin callers. The
 //! authority model and a table per host are in `README.md` here.
 
+pub mod after;
 pub mod answer;
 pub mod claude;
 pub mod codex;
@@ -13,6 +14,8 @@ pub mod failsafe;
 pub mod gemini;
 pub mod hook;
 pub mod input;
+pub mod remember;
+pub mod rewrite;
 pub mod session;
 pub mod vibe;
 

@@ -64,7 +64,9 @@ pub fn roots(host: Host, inp: &HookInput) -> Roots {
         .filter(|p| p.is_absolute());
     let from_host = host_root(host, inp);
     let recorded = match (&inp.session_id, &cwd) {
-        (Some(sid), Some(c)) => start_dir(state::state_dir().as_deref(), sid, c),
+        (Some(sid), Some(c)) => {
+            start_dir(state::state_dir().as_deref(), sid, c).map_err(|e| e.to_string())
+        }
         (None, _) => Err("the hook input names no session id".into()),
         (_, None) => Err("the hook input names no absolute cwd".into()),
     };
@@ -126,16 +128,14 @@ pub fn degrade(d: (Decision, String), why: &str) -> (Decision, String) {
 }
 
 pub const SESSIONS_DIR: &str = "sessions";
-/// A record idle this long is removed by the next new session's sweep.
-pub const IDLE_EXPIRY: Duration = Duration::from_secs(14 * 24 * 3600);
 /// A live record's mtime is refreshed when older than this.
 pub const TOUCH_EVERY: Duration = Duration::from_secs(600);
-/// Live sessions beyond this are refused, not evicted.
-pub const MAX_LIVE_SESSIONS: usize = 10_000;
+/// Expiry and the live-session cap are shared with the session state files.
+pub use crate::session::store::{IDLE_EXPIRY, MAX_LIVE_SESSIONS};
 
 /// The recorded start of session `sid`, recording `cwd` when the session is new. `Err` with
 /// the reason when the record cannot be read or written: never a guess.
-pub fn start_dir(state_dir: Option<&Path>, sid: &str, cwd: &Path) -> Result<PathBuf, String> {
+pub fn start_dir(state_dir: Option<&Path>, sid: &str, cwd: &Path) -> Result<PathBuf, StartError> {
     start_dir_with(state_dir, sid, cwd, MAX_LIVE_SESSIONS, IDLE_EXPIRY)
 }
 
@@ -145,11 +145,10 @@ pub fn start_dir_with(
     cwd: &Path,
     cap: usize,
     expiry: Duration,
-) -> Result<PathBuf, String> {
-    let state_dir =
-        state_dir.ok_or("polc has no state folder (no home directory in the password database)")?;
+) -> Result<PathBuf, StartError> {
+    let state_dir = state_dir.ok_or(StartError::NoStateFolder)?;
     if sid.is_empty() || sid.len() > 1024 {
-        return Err("the hook input names no usable session id".into());
+        return Err(StartError::NoSessionId);
     }
     let dir = state_dir.join(SESSIONS_DIR);
     let name = state::name_of(&[sid.as_bytes()]);
@@ -162,31 +161,23 @@ pub fn start_dir_with(
         let c = cwd
             .to_str()
             .filter(|c| cwd.is_absolute() && !c.contains(['\t', '\n']))
-            .ok_or("the session's folder is not an absolute UTF-8 path")?;
-        let fail =
-            |e: std::io::Error| format!("cannot record the session in {}: {e}", dir.display());
+            .ok_or(StartError::NotAbsolute)?;
+        let fail = |e: std::io::Error| StartError::Record(dir.clone(), e);
         state::ensure_dir(&dir).map_err(fail)?;
         let live = sweep(&dir, expiry);
         if live >= cap {
-            return Err(format!(
-                "{live} live sessions are recorded in {} (cap {cap}); new sessions are refused until idle ones expire",
-                dir.display()
-            ));
+            return Err(StartError::TooMany { dir, live, cap });
         }
         if state::create_record(&dir, &name, &state::seal(&["session1", c])).map_err(fail)? {
             return Ok(cwd.to_path_buf());
         }
     }
-    Err(format!(
-        "the session record {} keeps changing",
-        file.display()
-    ))
+    Err(StartError::KeepsChanging(file))
 }
 
-fn read(file: &Path) -> Result<Option<PathBuf>, String> {
-    let bad = |why: String| format!("the session record {} {why}", file.display());
+fn read(file: &Path) -> Result<Option<PathBuf>, StartError> {
     let Some((text, f)) =
-        state::read_record(file).map_err(|e| bad(format!("cannot be read: {e}")))?
+        state::read_record(file).map_err(|e| StartError::Unreadable(file.to_path_buf(), e))?
     else {
         return Ok(None);
     };
@@ -195,9 +186,63 @@ fn read(file: &Path) -> Result<Option<PathBuf>, String> {
             touch(&f);
             Ok(Some(PathBuf::from(v[1])))
         }
-        _ => Err(bad("is damaged".into())),
+        _ => Err(StartError::Damaged(file.to_path_buf())),
     }
 }
+
+/// Why a session's start cannot be known (the answer is then ask at best): the record or
+/// folder concerned and what is wrong.
+#[derive(Debug)]
+pub enum StartError {
+    NoStateFolder,
+    /// Empty or over 1,024 bytes.
+    NoSessionId,
+    /// The call's folder is not an absolute UTF-8 path without tabs or line breaks.
+    NotAbsolute,
+    /// The sessions folder cannot be made or the record written.
+    Record(PathBuf, std::io::Error),
+    /// Past the live-session cap: a new session is refused.
+    TooMany {
+        dir: PathBuf,
+        live: usize,
+        cap: usize,
+    },
+    KeepsChanging(PathBuf),
+    Unreadable(PathBuf, std::io::Error),
+    /// The record's seal or fields do not check.
+    Damaged(PathBuf),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::NoStateFolder => f.write_str(
+                "polc has no state folder (no home directory in the password database)",
+            ),
+            StartError::NoSessionId => f.write_str("the hook input names no usable session id"),
+            StartError::NotAbsolute => {
+                f.write_str("the session's folder is not an absolute UTF-8 path")
+            }
+            StartError::Record(dir, e) => {
+                write!(f, "cannot record the session in {}: {e}", dir.display())
+            }
+            StartError::TooMany { dir, live, cap } => write!(
+                f,
+                "{live} live sessions are recorded in {} (cap {cap}); new sessions are refused until idle ones expire",
+                dir.display()
+            ),
+            StartError::KeepsChanging(p) => {
+                write!(f, "the session record {} keeps changing", p.display())
+            }
+            StartError::Unreadable(p, e) => {
+                write!(f, "the session record {} cannot be read: {e}", p.display())
+            }
+            StartError::Damaged(p) => write!(f, "the session record {} is damaged", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
 
 /// Refreshes the record's mtime (its last use) when older than [`TOUCH_EVERY`].
 fn touch(f: &std::fs::File) {
@@ -248,7 +293,18 @@ mod tests {
             start_dir_with(s, &format!("s{i}"), Path::new("/p"), 5, IDLE_EXPIRY).unwrap();
         }
         let e = start_dir_with(s, "new", Path::new("/tmp"), 5, IDLE_EXPIRY).unwrap_err();
-        assert!(e.contains("refused"), "{e}");
+        assert!(e.to_string().contains("refused"), "{e}");
+        assert!(
+            matches!(
+                e,
+                StartError::TooMany {
+                    live: 5,
+                    cap: 5,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
         // Every old session is still there.
         for i in 0..5 {
             let p = start_dir_with(s, &format!("s{i}"), Path::new("/tmp"), 5, IDLE_EXPIRY);

@@ -1,11 +1,11 @@
 //! Lowering the session items (`session …`, `VERDICT sequence { … }`; src/session/README.md).
 
 use super::Loader;
-use crate::ir::{Decision, Verdict};
-use crate::session::policy::{
+use crate::ir::session::{
     Audit, Limits, Rewrite, RwExample, SeqExample, Sequence, SessionPolicy, Step,
     DEFAULT_CONSECUTIVE, DEFAULT_TOTAL,
 };
+use crate::ir::{Decision, Verdict};
 use crate::syntax::session::{AstRewrite, AstSequence, AstSession};
 use crate::syntax::{AstRule, Located};
 
@@ -256,7 +256,7 @@ impl Loader<'_> {
 /// The longest `append` of a rewrite, in words.
 pub const MAX_APPEND_WORDS: usize = 8;
 
-use crate::session::policy::plain_word;
+use crate::ir::session::plain_word;
 
 impl Loader<'_> {
     fn rewrite_error(&mut self, msg: &str, help: &str, span: &crate::ir::Span, len: u32) {

@@ -475,13 +475,18 @@ fn record_name(root: &Path) -> String {
 }
 
 /// The recorded fingerprints of `root`: `Ok(None)` when there is no record.
-fn read(state_dir: &Path, root: &Path) -> Result<Option<Vec<Print>>, String> {
+fn read(state_dir: &Path, root: &Path) -> Result<Option<Vec<Print>>, RecordError> {
     let p = state_dir.join(DIR).join(record_name(root));
-    let damaged = || format!("polc's record {} is damaged", p.display());
+    let damaged = || RecordError::Damaged(p.clone());
     let text = match state::read_record(&p) {
         Ok(None) => return Ok(None),
         Ok(Some((t, _))) => t,
-        Err(e) => return Err(format!("polc's record {} cannot be read: {e}", p.display())),
+        Err(e) => {
+            return Err(RecordError::Unreadable {
+                record: p.clone(),
+                error: e.to_string(),
+            })
+        }
     };
     let f = state::unseal(&text).ok_or_else(damaged)?;
     if f.len() != 2 + WATCHED.len() || f[0] != TAG || Path::new(f[1]) != root {
@@ -575,7 +580,7 @@ fn changes(root: &Path, old: &[Print], new: &[Print]) -> Vec<Change> {
 
 /// Compare `root`'s agent configuration with the record. At first sight, records it.
 /// `Err` when the record cannot be read or does not check (the caller denies).
-pub fn check(at: &Places, root: &Path) -> Result<Seen, String> {
+pub fn check(at: &Places, root: &Path) -> Result<Seen, RecordError> {
     let state_dir = at.state.as_path();
     let old = read(state_dir, root)?;
     let Some(old) = old else {
@@ -583,10 +588,7 @@ pub fn check(at: &Places, root: &Path) -> Result<Seen, String> {
         // without a record lost it, deleted by a program the policy let run: not first
         // sight. (A second folder, so one deletion is not enough.)
         if seen_before(at, root) {
-            return Err(format!(
-                "polc's record of the agent configuration of {} is missing although polc recorded it before",
-                root.display()
-            ));
+            return Err(RecordError::Missing(root.to_path_buf()));
         }
         // First sight: best effort (the next call tries again if this fails).
         if write(state_dir, root, &now(root, None)).is_ok() {
@@ -609,18 +611,50 @@ pub fn check(at: &Places, root: &Path) -> Result<Seen, String> {
 
 /// What changed since the record (for `polc confirm`): empty when nothing did or there is
 /// no record yet (the second element says whether a record exists).
-pub fn pending(at: &Places, root: &Path) -> Result<(Vec<Change>, bool), String> {
+pub fn pending(at: &Places, root: &Path) -> (Vec<Change>, bool) {
     let state_dir = at.state.as_path();
     match read(state_dir, root) {
-        Ok(Some(old)) => Ok((changes(root, &old, &now(root, Some(&old))), true)),
-        Ok(None) => Ok((Vec::new(), false)),
+        Ok(Some(old)) => (changes(root, &old, &now(root, Some(&old))), true),
+        Ok(None) => (Vec::new(), false),
         // A damaged record: everything present is to be reviewed.
-        Err(_) => Ok((
+        Err(_) => (
             changes(root, &vec![Print::Absent; WATCHED.len()], &now(root, None)),
             true,
-        )),
+        ),
     }
 }
+
+/// Why the record of a root's agent configuration cannot be used (the hook denies until a
+/// person confirms): the record or root concerned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// No record of a root polc recorded before (listed in [`SEEN_FILE`]): it was deleted.
+    Missing(PathBuf),
+    Unreadable {
+        record: PathBuf,
+        error: String,
+    },
+    /// The seal, tag, root or a print does not check.
+    Damaged(PathBuf),
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordError::Missing(root) => write!(
+                f,
+                "polc's record of the agent configuration of {} is missing although polc recorded it before",
+                root.display()
+            ),
+            RecordError::Unreadable { record, error } => {
+                write!(f, "polc's record {} cannot be read: {error}", record.display())
+            }
+            RecordError::Damaged(p) => write!(f, "polc's record {} is damaged", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
 
 /// Record `root`'s agent configuration as it is now (a person confirmed, or `polc init`
 /// wrote it).

@@ -11,8 +11,8 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub const DIR: &str = "audit";
-pub const FILE: &str = "audit.log";
+/// The log's folder and file names live in `places` (self-protection reads them too).
+pub use crate::places::{AUDIT_DIR as DIR, AUDIT_FILE as FILE};
 /// Rotated past this size.
 pub const ROTATE_AT: u64 = 1 << 20;
 /// Rotated files kept (`audit.log.1` is the newest).
@@ -296,9 +296,9 @@ pub fn log_path(state_dir: &Path) -> PathBuf {
 }
 
 /// Appends `line` (best effort: the log never changes a decision).
-pub fn append(state_dir: &Path, line: &str) -> Result<(), String> {
+pub fn append(state_dir: &Path, line: &str) -> Result<(), AuditError> {
     let dir = state_dir.join(DIR);
-    crate::runtime::state::ensure_dir(&dir).map_err(|e| e.to_string())?;
+    crate::runtime::state::ensure_dir(&dir).map_err(AuditError::Folder)?;
     let path = dir.join(FILE);
     for _ in 0..4 {
         let f = std::fs::OpenOptions::new()
@@ -307,19 +307,19 @@ pub fn append(state_dir: &Path, line: &str) -> Result<(), String> {
             .mode(0o600)
             .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK)
             .open(&path)
-            .map_err(|e| e.to_string())?;
+            .map_err(AuditError::Open)?;
         if !f.metadata().map(|m| m.is_file()).unwrap_or(false) {
-            return Err("the audit log is not a regular file".into());
+            return Err(AuditError::NotFile);
         }
         if !lock(&f, libc::LOCK_SH, Duration::from_millis(100)) {
-            return Err("the audit log stays locked".into());
+            return Err(AuditError::Locked);
         }
         if !same_file(&f, &path) {
             continue;
         }
-        let n = (&f).write(line.as_bytes()).map_err(|e| e.to_string())?;
+        let n = (&f).write(line.as_bytes()).map_err(AuditError::Write)?;
         if n != line.len() {
-            return Err("short write to the audit log".into());
+            return Err(AuditError::ShortWrite);
         }
         let size = f.metadata().map(|m| m.len()).unwrap_or(0);
         if size > ROTATE_AT
@@ -336,7 +336,42 @@ pub fn append(state_dir: &Path, line: &str) -> Result<(), String> {
         }
         return Ok(());
     }
-    Err("the audit log keeps being rotated".into())
+    Err(AuditError::KeepsRotating)
+}
+
+/// Why a line did not reach the audit log (`<state>/audit/audit.log`; best effort, the
+/// decision stands).
+#[derive(Debug)]
+pub enum AuditError {
+    /// The audit folder cannot be made.
+    Folder(std::io::Error),
+    Open(std::io::Error),
+    NotFile,
+    Locked,
+    Write(std::io::Error),
+    ShortWrite,
+    KeepsRotating,
+}
+
+impl std::fmt::Display for AuditError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AuditError::Folder(e) | AuditError::Open(e) | AuditError::Write(e) => e.fmt(f),
+            AuditError::NotFile => f.write_str("the audit log is not a regular file"),
+            AuditError::Locked => f.write_str("the audit log stays locked"),
+            AuditError::ShortWrite => f.write_str("short write to the audit log"),
+            AuditError::KeepsRotating => f.write_str("the audit log keeps being rotated"),
+        }
+    }
+}
+
+impl std::error::Error for AuditError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AuditError::Folder(e) | AuditError::Open(e) | AuditError::Write(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -2,8 +2,10 @@
 //! session's state. Pure: the state file is read and written by `store`, the hook glue is in
 //! `hook`; `polc build` runs sequence examples through the same code on an in-memory state.
 
-use super::policy::{Audit, CSequence, CStep, Config, Limits, SEC_SESSION, SEC_STEP_BASE};
 use super::record::{id_ok, Call, State};
+use crate::ir::session::{
+    Audit, CSequence, CStep, Config, Limits, SectionError, SEC_SESSION, SEC_STEP_BASE,
+};
 use crate::ir::{Decision, Verdict};
 use crate::runtime::table_rules::TableRules;
 use crate::runtime::{Context, Corrupt, Request};
@@ -25,7 +27,7 @@ impl<'a> Features<'a> {
 
     /// Adds one table's features: limits take the smaller of each, sequences add up, the
     /// audit log is on if any table asks for it (each only restricts or records).
-    pub fn add(&mut self, get: impl Fn(u32) -> Option<&'a [u8]>) -> Result<(), String> {
+    pub fn add(&mut self, get: impl Fn(u32) -> Option<&'a [u8]>) -> Result<(), SectionError> {
         let Some(bytes) = get(SEC_SESSION) else {
             return Ok(());
         };
@@ -37,7 +39,7 @@ impl<'a> Features<'a> {
         &mut self,
         c: Config,
         sub: impl Fn(u32) -> Option<&'a [u8]>,
-    ) -> Result<(), String> {
+    ) -> Result<(), SectionError> {
         if let Some(l) = c.limits {
             self.limits = Some(match self.limits {
                 None => l,
@@ -56,9 +58,9 @@ impl<'a> Features<'a> {
             .iter()
             .any(|s| s.steps.iter().any(|st| matches!(st, CStep::Rule(_))));
         let rules = if needs_rules {
-            Some(std::rc::Rc::new(TableRules::new(sub).map_err(|_| {
-                "the table's sequence steps are damaged: run `polc build`".to_string()
-            })?))
+            Some(std::rc::Rc::new(
+                TableRules::new(sub).map_err(|_| SectionError::Steps)?,
+            ))
         } else {
             None
         };
@@ -78,7 +80,7 @@ pub struct Verdicts {
     pub interrupt: bool,
     /// The session's rules looked at this call: a sequence step matched it (as a first, a
     /// middle or a last step, possibly), or denial limits are on. Such an allow is never
-    /// remembered (`remember.rs`).
+    /// remembered (`host/remember.rs`).
     pub touched: bool,
     /// The record to append.
     pub call: Call,
@@ -95,6 +97,22 @@ pub struct CallInfo<'r> {
     pub turn: &'r str,
     pub requests: &'r [&'r Request],
     pub ctx: &'r Context,
+}
+
+impl<'r> CallInfo<'r> {
+    /// A call decided away from a hook (`polc build`'s sequence examples, `polc explain
+    /// --session`): a PreToolUse call a person could be asked about, with no call or turn id.
+    pub fn offline(host: &'r str, requests: &'r [&'r Request], ctx: &'r Context) -> Self {
+        CallInfo {
+            host,
+            permission_request: false,
+            can_prompt: true,
+            tool_use_id: "",
+            turn: "",
+            requests,
+            ctx,
+        }
+    }
 }
 
 /// Where in a call a step matched: a segment index (segments are ordered steps), or
@@ -256,7 +274,7 @@ pub fn apply(
     call: &CallInfo<'_>,
     d: (Decision, String),
     summary: String,
-) -> Result<Verdicts, String> {
+) -> Result<Verdicts, SectionError> {
     let mut acc = Acc {
         decision: d.0,
         reason: d.1,
@@ -302,7 +320,7 @@ fn sequences(
     st: &State,
     call: &CallInfo<'_>,
     acc: &mut Acc,
-) -> Result<Vec<(String, u8)>, String> {
+) -> Result<Vec<(String, u8)>, SectionError> {
     let mut seq_updates: Vec<(String, u8)> = Vec::new();
     let walks: Vec<Option<crate::shell::Walk>> = if f.sequences.is_empty() {
         Vec::new()
@@ -326,7 +344,7 @@ fn sequences(
             let mut by_rule: Vec<(u32, At)> = Vec::new();
             if let Some(r) = rules {
                 by_rule = rule_hits(r, call.host, req, walk.as_ref(), call.ctx)
-                    .map_err(|_| "the table's sequence steps are damaged: run `polc build`")?;
+                    .map_err(|_| SectionError::Steps)?;
             }
             let net = net_of(req, walk.as_ref());
             let steps: Vec<Vec<At>> = seq
@@ -391,7 +409,7 @@ fn fire(seq: &CSequence, possible: bool, acc: &mut Acc) {
         } else {
             seq.file.clone()
         };
-        acc.reason = crate::host::answer::clip(&format!(
+        acc.reason = crate::hosts::clip(&format!(
             "polc {}: rule {} ({at}) `{}` — {what} in this session{why}",
             v.as_str(),
             seq.id,
@@ -423,7 +441,7 @@ fn limits(l: &Limits, st: &State, call: &CallInfo<'_>, counting: bool, acc: &mut
         } else {
             format!("{} denials in this session (limit {})", cur.total, l.total)
         };
-        acc.reason = crate::host::answer::clip(&format!(
+        acc.reason = crate::hosts::clip(&format!(
             "polc ask: {what}; until a person approves a call polc asked about or runs `polc session reset`, every call needs approval (was: {})",
             acc.reason
         ));
@@ -437,7 +455,7 @@ fn limits(l: &Limits, st: &State, call: &CallInfo<'_>, counting: bool, acc: &mut
         if !past && cur.past(l) && !call.can_prompt && !st.interrupted {
             acc.flags.push('I');
             acc.interrupt = true;
-            acc.reason = crate::host::answer::clip(&format!(
+            acc.reason = crate::hosts::clip(&format!(
                 "{} (denial limit reached: polc stops this turn; a person must look at the session)",
                 acc.reason
             ));

@@ -3,13 +3,5 @@
 
 pub mod audit;
 pub mod check;
-#[cfg(feature = "compiler")]
-pub mod compile;
-#[cfg(feature = "compiler")]
-pub mod examples;
-pub mod hook;
-pub mod policy;
 pub mod record;
-pub mod remember;
-pub mod rewrite;
 pub mod store;

@@ -179,7 +179,7 @@ pub fn reset_line(time_ms: u64, by: &str, tool_use_id: &str) -> String {
 
 impl State {
     /// Is a limit passed?
-    pub fn past(&self, l: &crate::session::policy::Limits) -> bool {
+    pub fn past(&self, l: &crate::ir::session::Limits) -> bool {
         self.consecutive >= l.consecutive || self.total >= l.total
     }
 
@@ -210,18 +210,18 @@ impl State {
     /// The hook's fold: from the last snapshot record on (a snapshot holds everything
     /// before it, `store::Open::trim` writes it after the calls it keeps), without history.
     /// Damage before the last snapshot goes unseen: those records no longer count.
-    pub fn fold_tail(text: &str) -> Result<State, String> {
+    pub fn fold_tail(text: &str) -> Result<State, RecordError> {
         State::fold_with(&text[tail_start(text)..], false)
     }
 
     /// Folds the file's text, with the raw history. `Err` (the reason) for a damaged record or
     /// another version.
-    pub fn fold(text: &str) -> Result<State, String> {
+    pub fn fold(text: &str) -> Result<State, RecordError> {
         State::fold_with(text, true)
     }
 
     /// The hook's fold: counters, sequences and asked ids only (no history to build).
-    pub fn fold_with(text: &str, history: bool) -> Result<State, String> {
+    pub fn fold_with(text: &str, history: bool) -> Result<State, RecordError> {
         let mut s = State {
             skip_history: !history,
             ..State::default()
@@ -233,25 +233,24 @@ impl State {
             let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i + 1);
             n += 1;
             s.apply(&text[start..end])
-                .map_err(|why| format!("record {n} {why}"))?;
+                .map_err(|fault| RecordError { record: n, fault })?;
             start = end;
         }
         s.skip_history = false;
         Ok(s)
     }
 
-    pub fn apply(&mut self, line: &str) -> Result<(), String> {
-        let f = unseal_fast(line).ok_or("is damaged or cut")?;
+    pub fn apply(&mut self, line: &str) -> Result<(), Fault> {
+        let f = unseal_fast(line).ok_or(Fault::Damaged)?;
         if f.first() != Some(&TAG) {
-            return Err(format!(
-                "is of another version ({:?})",
-                f.first().copied().unwrap_or("")
+            return Err(Fault::OtherVersion(
+                f.first().copied().unwrap_or("").to_string(),
             ));
         }
         self.records += 1;
         match (f.get(1).copied(), f.len()) {
             (Some("c"), 11) => {
-                let seqs = parse_seqs(f[9]).ok_or("has bad sequences")?;
+                let seqs = parse_seqs(f[9]).ok_or(Fault::BadSequences)?;
                 let flags = f[6];
                 if flags.contains('T') {
                     self.consecutive = 0;
@@ -315,12 +314,12 @@ impl State {
                 self.interrupted = false;
             }
             (Some("S"), 9) => {
-                self.consecutive = f[3].parse().map_err(|_| "has a bad count")?;
-                self.total = f[4].parse().map_err(|_| "has a bad count")?;
+                self.consecutive = f[3].parse().map_err(|_| Fault::BadCount)?;
+                self.total = f[4].parse().map_err(|_| Fault::BadCount)?;
                 self.last_turn = f[5].to_string();
                 self.interrupted = f[6] == "1";
                 self.seqs = parse_seqs(f[7])
-                    .ok_or("has bad sequences")?
+                    .ok_or(Fault::BadSequences)?
                     .into_iter()
                     .collect();
                 self.asked = if f[8].is_empty() {
@@ -329,11 +328,52 @@ impl State {
                     f[8].split(',').map(str::to_string).collect()
                 };
             }
-            _ => return Err("has an unknown shape".into()),
+            _ => return Err(Fault::UnknownShape),
         }
         Ok(())
     }
 }
+
+/// A state file record that does not read: which record (1-based, counted from where the
+/// fold started) and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    pub record: usize,
+    pub fault: Fault,
+}
+
+/// What is wrong with one record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The seal does not check (a cut or altered line).
+    Damaged,
+    /// Another record version (its tag).
+    OtherVersion(String),
+    BadSequences,
+    BadCount,
+    UnknownShape,
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::Damaged => f.write_str("is damaged or cut"),
+            Fault::OtherVersion(tag) => write!(f, "is of another version ({tag:?})"),
+            Fault::BadSequences => f.write_str("has bad sequences"),
+            Fault::BadCount => f.write_str("has a bad count"),
+            Fault::UnknownShape => f.write_str("has an unknown shape"),
+        }
+    }
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "record {} {}", self.record, self.fault)
+    }
+}
+
+impl std::error::Error for Fault {}
+impl std::error::Error for RecordError {}
 
 #[cfg(test)]
 mod tests {
@@ -426,7 +466,14 @@ mod tests {
         assert!(State::fold(&l[..l.len() - 2]).is_err());
         assert!(State::fold(&l.replace("cat", "dog")).is_err());
         let other = crate::runtime::state::seal(&["s2", "c"]);
-        assert!(State::fold(&other).unwrap_err().contains("another version"));
+        assert_eq!(
+            State::fold(&other).unwrap_err().fault,
+            Fault::OtherVersion("s2".into())
+        );
+        assert!(State::fold(&other)
+            .unwrap_err()
+            .to_string()
+            .contains("another version"));
         assert!(l.len() <= MAX_LINE);
         let long = Call {
             summary: "x".repeat(5000),

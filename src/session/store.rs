@@ -9,7 +9,7 @@
 //! being replaced (an appender that finds the path moved re-opens it). A file locked from
 //! outside past the deadline is an error, never "no state": the caller then asks.
 
-use super::record::{State, KEEP_HISTORY, MAX_LINE};
+use super::record::{RecordError, State, KEEP_HISTORY, MAX_LINE};
 use crate::runtime::state as rstate;
 use std::io::{Read, Seek, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -17,6 +17,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 pub const DIR: &str = "session-state";
+/// A state file (or a session's start record, `host::session`) idle this long is removed by
+/// the next new session's sweep.
+pub const IDLE_EXPIRY: Duration = Duration::from_secs(14 * 24 * 3600);
+/// Live sessions beyond this are refused, not evicted.
+pub const MAX_LIVE_SESSIONS: usize = 10_000;
 /// Past this size the raw history is trimmed (counters and armed sequences kept).
 pub const SOFT_CAP: u64 = 4 << 10;
 /// Past this many bytes after the last snapshot the appender trims too: the hook folds only
@@ -91,10 +96,13 @@ fn open_flags(create: bool) -> std::fs::OpenOptions {
 
 /// Opens the session's state. `Ok(None)`: there is none and `create` is false. `Err`: the
 /// reason it cannot be read or updated (the caller asks).
-pub fn open(state_dir: &Path, key: &[&[u8]], create: bool) -> Result<Option<Open>, String> {
+pub fn open(state_dir: &Path, key: &[&[u8]], create: bool) -> Result<Option<Open>, StateError> {
     let dir = state_dir.join(DIR);
     let path = dir.join(name(key));
-    let shown = || path.display().to_string();
+    let at = |fault| StateError {
+        path: path.clone(),
+        fault,
+    };
     for _ in 0..4 {
         let f = match open_flags(false).open(&path) {
             Ok(f) => f,
@@ -102,52 +110,35 @@ pub fn open(state_dir: &Path, key: &[&[u8]], create: bool) -> Result<Option<Open
                 if !create {
                     return Ok(None);
                 }
-                rstate::ensure_dir(&dir).map_err(|e| {
-                    format!(
-                        "cannot make the session state folder {}: {e}",
-                        dir.display()
-                    )
+                rstate::ensure_dir(&dir).map_err(|e| StateError {
+                    path: dir.clone(),
+                    fault: Fault::MakeFolder(e),
                 })?;
-                let live = sweep(&dir, crate::host::session::IDLE_EXPIRY);
-                let cap = crate::host::session::MAX_LIVE_SESSIONS;
+                let live = sweep(&dir, IDLE_EXPIRY);
+                let cap = MAX_LIVE_SESSIONS;
                 if live >= cap {
-                    return Err(format!(
-                        "{live} live session states are kept in {} (cap {cap}); new sessions are refused until idle ones expire",
-                        dir.display()
-                    ));
+                    return Err(StateError {
+                        path: dir,
+                        fault: Fault::TooManyLive { live, cap },
+                    });
                 }
                 open_flags(true)
                     .open(&path)
-                    .map_err(|e| format!("cannot create the session state {}: {e}", shown()))?
+                    .map_err(|e| at(Fault::Create(e)))?
             }
-            Err(e) => {
-                return Err(format!(
-                    "the session state {} cannot be opened: {e}",
-                    shown()
-                ))
-            }
+            Err(e) => return Err(at(Fault::Open(e))),
         };
-        let m = f
-            .metadata()
-            .map_err(|e| format!("the session state {} cannot be read: {e}", shown()))?;
+        let m = f.metadata().map_err(|e| at(Fault::Read(e)))?;
         // SAFETY: geteuid has no preconditions.
         let me = unsafe { libc::geteuid() };
         if !m.is_file() || m.uid() != me {
-            return Err(format!("the session state {} is not polc's file", shown()));
+            return Err(at(Fault::NotOurs));
         }
         if m.len() > HARD_CAP {
-            return Err(format!(
-                "the session state {} is over {} bytes",
-                shown(),
-                HARD_CAP
-            ));
+            return Err(at(Fault::TooLarge));
         }
         if !lock(&f, libc::LOCK_SH, LOCK_WAIT) {
-            return Err(format!(
-                "the session state {} stayed locked past {} ms",
-                shown(),
-                LOCK_WAIT.as_millis()
-            ));
+            return Err(at(Fault::Locked));
         }
         if !same_file(&f, &path) {
             continue; // trimmed and replaced meanwhile: the new file
@@ -155,10 +146,9 @@ pub fn open(state_dir: &Path, key: &[&[u8]], create: bool) -> Result<Option<Open
         let mut text = String::new();
         (&f).take(HARD_CAP)
             .read_to_string(&mut text)
-            .map_err(|e| format!("the session state {} cannot be read: {e}", shown()))?;
+            .map_err(|e| at(Fault::Read(e)))?;
         let tail = super::record::tail_start(&text);
-        let state = State::fold_with(&text[tail..], false)
-            .map_err(|why| format!("the session state {}: {why}", shown()))?;
+        let state = State::fold_with(&text[tail..], false).map_err(|why| at(Fault::Record(why)))?;
         return Ok(Some(Open {
             file: f,
             path,
@@ -167,29 +157,32 @@ pub fn open(state_dir: &Path, key: &[&[u8]], create: bool) -> Result<Option<Open
             tail,
         }));
     }
-    Err(format!(
-        "the session state {} keeps being replaced",
-        shown()
-    ))
+    Err(at(Fault::KeepsBeingReplaced))
 }
 
 impl Open {
     /// Appends one record (one `write`), then trims when the file passed [`SOFT_CAP`].
-    pub fn append(mut self, line: &str) -> Result<(), String> {
+    pub fn append(mut self, line: &str) -> Result<(), StateError> {
         if line.len() > MAX_LINE || !line.ends_with('\n') {
-            return Err("internal: a session record over its size".into());
+            return Err(StateError {
+                path: self.path,
+                fault: Fault::Oversize,
+            });
         }
-        let n = self.file.write(line.as_bytes()).map_err(|e| {
-            format!(
-                "cannot update the session state {}: {e}",
-                self.path.display()
-            )
-        })?;
+        let n = match self.file.write(line.as_bytes()) {
+            Ok(n) => n,
+            Err(e) => {
+                return Err(StateError {
+                    path: self.path,
+                    fault: Fault::Update(e),
+                })
+            }
+        };
         if n != line.len() {
-            return Err(format!(
-                "cannot update the session state {}: a short write",
-                self.path.display()
-            ));
+            return Err(StateError {
+                path: self.path,
+                fault: Fault::ShortWrite,
+            });
         }
         let len = self
             .file
@@ -269,7 +262,7 @@ pub fn sweep(dir: &Path, expiry: Duration) -> usize {
 }
 
 /// Appends a reset by a person (`polc session reset`) to every state file named, or to all.
-pub fn reset(state_dir: &Path, file: Option<&Path>) -> Result<usize, String> {
+pub fn reset(state_dir: &Path, file: Option<&Path>) -> Result<usize, StateError> {
     let dir = state_dir.join(DIR);
     let files: Vec<PathBuf> = match file {
         Some(f) => vec![f.to_path_buf()],
@@ -280,7 +273,12 @@ pub fn reset(state_dir: &Path, file: Option<&Path>) -> Result<usize, String> {
                 .map(|e| e.path())
                 .collect(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(format!("cannot list {}: {e}", dir.display())),
+            Err(e) => {
+                return Err(StateError {
+                    path: dir,
+                    fault: Fault::List(e),
+                })
+            }
         },
     };
     let mut n = 0;
@@ -288,10 +286,18 @@ pub fn reset(state_dir: &Path, file: Option<&Path>) -> Result<usize, String> {
         let f = match open_flags(false).open(&p) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(format!("cannot open {}: {e}", p.display())),
+            Err(e) => {
+                return Err(StateError {
+                    path: p,
+                    fault: Fault::ResetOpen(e),
+                })
+            }
         };
         if !lock(&f, libc::LOCK_EX, Duration::from_secs(2)) {
-            return Err(format!("{} stays locked", p.display()));
+            return Err(StateError {
+                path: p,
+                fault: Fault::ResetLocked,
+            });
         }
         // A damaged file cannot be repaired by a record: replace it with a clean start.
         let mut text = String::new();
@@ -299,13 +305,114 @@ pub fn reset(state_dir: &Path, file: Option<&Path>) -> Result<usize, String> {
             (&f).take(HARD_CAP).read_to_string(&mut text).is_err() || State::fold(&text).is_err();
         if damaged {
             let clean = super::record::reset_line(now_ms(), "terminal", "");
-            std::fs::write(&p, clean)
-                .map_err(|e| format!("cannot rewrite {}: {e}", p.display()))?;
+            if let Err(e) = std::fs::write(&p, clean) {
+                return Err(StateError {
+                    path: p,
+                    fault: Fault::Rewrite(e),
+                });
+            }
         } else {
-            (&f).write_all(super::record::reset_line(now_ms(), "terminal", "").as_bytes())
-                .map_err(|e| format!("cannot update {}: {e}", p.display()))?;
+            let line = super::record::reset_line(now_ms(), "terminal", "");
+            if let Err(e) = (&f).write_all(line.as_bytes()) {
+                return Err(StateError {
+                    path: p,
+                    fault: Fault::ResetUpdate(e),
+                });
+            }
         }
         n += 1;
     }
     Ok(n)
+}
+
+/// Why a session's state cannot be read or updated (the hook then asks; `polc session reset`
+/// says so): the file or folder concerned and what went wrong.
+#[derive(Debug)]
+pub struct StateError {
+    pub path: PathBuf,
+    pub fault: Fault,
+}
+
+#[derive(Debug)]
+pub enum Fault {
+    MakeFolder(std::io::Error),
+    /// More live state files than the cap (new sessions are refused).
+    TooManyLive {
+        live: usize,
+        cap: usize,
+    },
+    Create(std::io::Error),
+    Open(std::io::Error),
+    Read(std::io::Error),
+    /// Not a regular file owned by the user.
+    NotOurs,
+    /// Over [`HARD_CAP`] bytes.
+    TooLarge,
+    /// Locked past [`LOCK_WAIT`].
+    Locked,
+    /// A record that does not read.
+    Record(RecordError),
+    KeepsBeingReplaced,
+    /// A record over its size (a bug in polc, never written).
+    Oversize,
+    Update(std::io::Error),
+    ShortWrite,
+    /// `reset`: the state folder cannot be listed.
+    List(std::io::Error),
+    /// `reset`: a state file cannot be opened, stays locked, rewritten or updated.
+    ResetOpen(std::io::Error),
+    ResetLocked,
+    Rewrite(std::io::Error),
+    ResetUpdate(std::io::Error),
+}
+
+impl std::fmt::Display for StateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = self.path.display();
+        match &self.fault {
+            Fault::MakeFolder(e) => write!(f, "cannot make the session state folder {p}: {e}"),
+            Fault::TooManyLive { live, cap } => write!(
+                f,
+                "{live} live session states are kept in {p} (cap {cap}); new sessions are refused until idle ones expire"
+            ),
+            Fault::Create(e) => write!(f, "cannot create the session state {p}: {e}"),
+            Fault::Open(e) => write!(f, "the session state {p} cannot be opened: {e}"),
+            Fault::Read(e) => write!(f, "the session state {p} cannot be read: {e}"),
+            Fault::NotOurs => write!(f, "the session state {p} is not polc's file"),
+            Fault::TooLarge => write!(f, "the session state {p} is over {HARD_CAP} bytes"),
+            Fault::Locked => write!(
+                f,
+                "the session state {p} stayed locked past {} ms",
+                LOCK_WAIT.as_millis()
+            ),
+            Fault::Record(why) => write!(f, "the session state {p}: {why}"),
+            Fault::KeepsBeingReplaced => write!(f, "the session state {p} keeps being replaced"),
+            Fault::Oversize => f.write_str("internal: a session record over its size"),
+            Fault::Update(e) => write!(f, "cannot update the session state {p}: {e}"),
+            Fault::ShortWrite => write!(f, "cannot update the session state {p}: a short write"),
+            Fault::List(e) => write!(f, "cannot list {p}: {e}"),
+            Fault::ResetOpen(e) => write!(f, "cannot open {p}: {e}"),
+            Fault::ResetLocked => write!(f, "{p} stays locked"),
+            Fault::Rewrite(e) => write!(f, "cannot rewrite {p}: {e}"),
+            Fault::ResetUpdate(e) => write!(f, "cannot update {p}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.fault {
+            Fault::MakeFolder(e)
+            | Fault::Create(e)
+            | Fault::Open(e)
+            | Fault::Read(e)
+            | Fault::Update(e)
+            | Fault::List(e)
+            | Fault::ResetOpen(e)
+            | Fault::Rewrite(e)
+            | Fault::ResetUpdate(e) => Some(e),
+            Fault::Record(r) => Some(r),
+            _ => None,
+        }
+    }
 }

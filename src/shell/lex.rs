@@ -598,37 +598,7 @@ impl<'a> Lexer<'a> {
                 parts.extend(w.parts);
             }
             Some(b'{') => self.braced_parameter(parts, unattest, in_dq, start),
-            Some(b'[') => {
-                // `$[ … ]`: bash's old arithmetic expansion. It evaluates variables' values
-                // as arithmetic, and `a[$(cmd)]` in a value runs cmd (bug fixed: it was
-                // read as literal text).
-                unattest.push("arithmetic expansion $[ ]");
-                self.pos += 2;
-                let inner_start = self.pos;
-                let mut depth = 1u32;
-                while let Some(c) = self.peek() {
-                    self.pos += 1;
-                    match c {
-                        b'[' => depth += 1,
-                        b']' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                let inner_end = if depth == 0 { self.pos - 1 } else { self.pos };
-                let inner = &self.src[inner_start..inner_end.max(inner_start)];
-                if inner.windows(2).any(|w| w == b"$(") || inner.contains(&b'`') {
-                    unattest.push("command substitution");
-                    self.nested(inner);
-                }
-                parts.push(Part::Unknown(
-                    String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
-                ));
-            }
+            Some(b'[') => self.old_arithmetic(parts, unattest, start),
             Some(b'\'') if !in_dq => {
                 unattest.push("ANSI-C quoting $'…'");
                 self.pos += 2;
@@ -669,6 +639,15 @@ impl<'a> Lexer<'a> {
                     String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
                 ));
             }
+            // zsh `$~X` (its value as a pattern), `$=X` (split into words), `$^X`, `$+X`:
+            // the value of X there (bash reads the text literally; zsh runs agents too).
+            Some(b'~' | b'=' | b'^' | b'+')
+                if self.peek_at(2).is_some_and(|c| {
+                    c.is_ascii_alphabetic() || c == b'_' || b"~=^".contains(&c)
+                }) =>
+            {
+                self.zsh_flagged(parts, unattest, start)
+            }
             Some(c) if c.is_ascii_digit() || b"@*#?$!-".contains(&c) => {
                 self.pos += 2;
                 parts.push(Part::Unknown(
@@ -681,6 +660,70 @@ impl<'a> Lexer<'a> {
                 parts.push(Part::Quoted("$".into()));
             }
         }
+    }
+
+    /// `$[ … ]`, bash's old arithmetic expansion (see `dollar`).
+    fn old_arithmetic(
+        &mut self,
+        parts: &mut Vec<Part>,
+        unattest: &mut Vec<&'static str>,
+        start: usize,
+    ) {
+        // `$[ … ]`: bash's old arithmetic expansion. It evaluates variables' values
+        // as arithmetic, and `a[$(cmd)]` in a value runs cmd (bug fixed: it was
+        // read as literal text).
+        unattest.push("arithmetic expansion $[ ]");
+        self.pos += 2;
+        let inner_start = self.pos;
+        let mut depth = 1u32;
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            match c {
+                b'[' => depth += 1,
+                b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let inner_end = if depth == 0 { self.pos - 1 } else { self.pos };
+        let inner = &self.src[inner_start..inner_end.max(inner_start)];
+        if inner.windows(2).any(|w| w == b"$(") || inner.contains(&b'`') {
+            unattest.push("command substitution");
+            self.nested(inner);
+        }
+        parts.push(Part::Unknown(
+            String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
+        ));
+    }
+
+    /// zsh's `$~X`, `$=X`, `$^X`, `$+X` (see `dollar`): an unknown value; `~` makes the
+    /// value a pattern, whose glob qualifiers (`*(e:CMD:)`) run code.
+    fn zsh_flagged(
+        &mut self,
+        parts: &mut Vec<Part>,
+        unattest: &mut Vec<&'static str>,
+        start: usize,
+    ) {
+        self.pos += 1;
+        while self.peek().is_some_and(|c| b"~=^+".contains(&c)) {
+            if self.peek() == Some(b'~') {
+                unattest.push("zsh $~ expansion (its value is a pattern)");
+            }
+            self.pos += 1;
+        }
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+        {
+            self.pos += 1;
+        }
+        parts.push(Part::Unknown(
+            String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
+        ));
     }
 
     /// `${…}`: an unknown value; a substitution in a default value is looked into.
@@ -734,6 +777,21 @@ impl<'a> Lexer<'a> {
         }
         if let Some(why) = evaluating_expansion(inner) {
             unattest.push(why);
+        }
+        // `${GIT_EDITOR:=rm -rf ~}` assigns: a command-holding variable set this way is as
+        // unattestable as `GIT_EDITOR=… git commit`, and its value is read as a command.
+        let name_end = inner
+            .iter()
+            .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+            .unwrap_or(inner.len());
+        let rest = &inner[name_end..];
+        let value = rest.strip_prefix(b":=").or_else(|| rest.strip_prefix(b"="));
+        if let Some(value) = value {
+            let name = String::from_utf8_lossy(&inner[..name_end]);
+            if super::lists::runs_env(&name) {
+                unattest.push("an environment variable that names a program or code to run");
+                self.nested(value);
+            }
         }
         parts.push(Part::Unknown(
             String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),

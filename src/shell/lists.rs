@@ -228,6 +228,7 @@ pub static WRAPPERS: &[WrapperSpec] = &[
             "--interactive",
             "--exit",
             "--open-tty",
+            "--show-limits",
         ],
         with_arg: &[
             "-a",
@@ -248,13 +249,19 @@ pub static WRAPPERS: &[WrapperSpec] = &[
             "--max-chars",
             "--process-slot-var",
         ],
-        stop: &["--show-limits", "--help", "--version"],
+        // `--show-limits` prints the limits and still runs the command.
+        stop: &["--help", "--version"],
         ..w("xargs")
     },
 ];
 
+/// The wrapper named `name`, or by its stem before a build suffix (`busybox.static`).
 pub fn wrapper(name: &str) -> Option<&'static WrapperSpec> {
-    WRAPPERS.iter().find(|w| w.name == name)
+    let stem = name.split('.').next().unwrap_or(name);
+    WRAPPERS
+        .iter()
+        .find(|w| w.name == name)
+        .or_else(|| WRAPPERS.iter().find(|w| w.name == stem))
 }
 
 /// Wrappers Claude Code itself strips before matching allow rules.
@@ -335,6 +342,11 @@ pub const MORE_SHELLS: &[&str] = &[
     "nsh",
     "closh",
     "ngs",
+    "bsh",
+    "oh",
+    "oilshell",
+    // Windows' command interpreter, runnable from Git Bash: `cmd /c CMD`, `cmd //c CMD`.
+    "cmd",
 ];
 
 /// Names ending in `sh` that are not shells (the runners among them are read as runners).
@@ -369,7 +381,6 @@ const NOT_SHELLS: &[&str] = &[
     "tclsh",
     "jimsh",
     "wish",
-    "bsh",
 ];
 
 /// Is `name` (a lowercased basename) a shell? The lists above, plus a shape: after a
@@ -390,6 +401,16 @@ pub fn is_shell(name: &str) -> bool {
     let stem = stem.trim_end_matches(|c: char| c.is_ascii_digit() || matches!(c, '-' | '_' | '.'));
     let stem = stem.strip_suffix("-static").unwrap_or(stem);
     if stem != name && (SHELLS.contains(&stem) || MORE_SHELLS.contains(&stem)) {
+        return true;
+    }
+    // `heirloom-sh`, `schily-sh`, `busybox-ash`: a distribution's prefix before a shell's
+    // name; `oilshell`, `nushell`: a name ending in `shell`.
+    if let Some((_, last)) = stem.rsplit_once('-') {
+        if SHELLS.contains(&last) || MORE_SHELLS.contains(&last) {
+            return true;
+        }
+    }
+    if stem.ends_with("shell") {
         return true;
     }
     stem.ends_with("sh") && stem.len() <= 6 && !NOT_SHELLS.contains(&stem)
@@ -494,6 +515,23 @@ pub const RUNS_ENV: &[&str] = &[
     "GNUPGHOME",
     "SSH_AUTH_SOCK",
     "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    // A debugger or breakpoint hook the interpreter loads: code.
+    "PERL5DB",
+    "PERLDB_OPTS",
+    "PYTHONBREAKPOINT",
+    // The make that a recursive make runs.
+    "MAKE",
+    // Files of settings that name programs (`GOENV` can set `GOFLAGS=-toolexec=…`), and the
+    // folders programs read their configuration from (git's `core.pager` in
+    // `$XDG_CONFIG_HOME/git/config` or `$HOME/.gitconfig`; zsh's `$ZDOTDIR/.zshenv`).
+    "GOENV",
+    "GOTOOLCHAIN",
+    "XDG_CONFIG_HOME",
+    "XDG_CONFIG_DIRS",
+    "HOME",
+    "ZDOTDIR",
+    // Which program a name runs.
+    "PATH",
 ];
 
 /// Is an assignment to `name` one of [`RUNS_ENV`] (or of its shapes)?
@@ -505,6 +543,9 @@ pub fn runs_env(name: &str) -> bool {
         || up.starts_with("YARN_")
         || up.starts_with("CARGO_TARGET_") && up.ends_with("_RUNNER")
         || up.starts_with("CARGO_BUILD_")
+        || up.starts_with("LD_")
+        || up.starts_with("DYLD_")
+        || up.ends_with("RUSTFLAGS")
         || [
             "_COMMAND",
             "_CMD",
@@ -524,9 +565,48 @@ pub fn runs_env(name: &str) -> bool {
             "_EXEC",
             "_HOOK",
             "_HOOKS",
+            "_LINKER",
+            "_BROWSER",
+            "_DEBUGGER",
+            "ADDOPTS",
         ]
         .iter()
         .any(|s| up.ends_with(s))
+}
+
+/// Environment variables whose value is a file or folder a program writes: `GIT_TRACE=/p/
+/// .claude/settings.json git status` appends trace lines to it (every `GIT_TRACE*`),
+/// `COVERAGE_FILE=…`, `CARGO_TARGET_DIR=…` stand for output options. An assignment of one
+/// makes the segment unattestable: the path is not placed here.
+pub fn writes_env(name: &str) -> bool {
+    let up = name.to_ascii_uppercase();
+    up.starts_with("GIT_TRACE")
+        || matches!(
+            up.as_str(),
+            "GIT_REDACT_COOKIES"
+                | "HISTFILE"
+                | "LESSHISTFILE"
+                | "SSLKEYLOGFILE"
+                | "NODE_REPL_HISTORY"
+                // Output folders and files set by the environment instead of an option.
+                | "COVERAGE_FILE"
+                | "CARGO_TARGET_DIR"
+                | "CARGO_BUILD_TARGET_DIR"
+                | "PIP_TARGET"
+                | "PIP_PREFIX"
+                | "GOCACHE"
+                | "GOMODCACHE"
+                | "GOBIN"
+                | "NODE_V8_COVERAGE"
+                | "GCOV_PREFIX"
+                | "XDG_CACHE_HOME"
+                | "XDG_DATA_HOME"
+                | "XDG_STATE_HOME"
+                | "PYTHONPYCACHEPREFIX"
+                | "TMPDIR"
+                | "TMP"
+                | "TEMP"
+        )
 }
 
 /// Is `s` a `NAME=value` (or `NAME+=value`) assignment word? Returns the name.

@@ -105,6 +105,14 @@ pub fn analyse_segment(seg: &Segment) -> SegmentReadings {
     // Dequoted values per word, brace-expanded; combinations bounded.
     // Dequoted values; a word with brace expansion becomes several words, as in bash
     // (`{rm,-rf,/}` runs `rm -rf /`), at most 256 in all.
+    // zsh's `=NAME` in an argument is NAME's path (`rm -f =polc` deletes the polc on PATH):
+    // a path polc cannot know. (In command position it is read as NAME, in `runs`.)
+    if seg.words.iter().skip(1).any(|w| {
+        matches!(w.parts.first(), Some(super::Part::Lit(t))
+            if t.len() > 1 && t.starts_with('=') && t[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+    }) {
+        r.unattest("zsh =NAME expansion (a program's path)");
+    }
     let mut budget = MAX_BRACE_WORDS;
     let mut words: Vec<Word> = Vec::with_capacity(seg.words.len());
     let mut values: Vec<Vec<u8>> = Vec::with_capacity(seg.words.len());
@@ -161,6 +169,9 @@ fn code_in_value(value: &[u8], r: &mut SegmentReadings) {
 /// is unattestable and the value is read as a command for deny rules, whole and after each
 /// `=` (`GIT_CONFIG_PARAMETERS="'core.pager'='rm -rf ~'"`).
 fn env_runs(name: &str, value: &[u8], r: &mut SegmentReadings) {
+    if lists::writes_env(name) {
+        r.unattest("an environment variable that names a file a program writes");
+    }
     if !lists::runs_env(name) {
         return;
     }
@@ -400,7 +411,16 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
             return;
         };
         match peel_wrapper(spec, &values, r) {
-            Some(k) => {
+            Err(Unpeeled::Unread) => {
+                // A wrapper polc cannot read through (an unknown option, an option value
+                // from an expansion) may still run what follows: every suffix that starts
+                // with a non-option word is walked as a command (the segment is
+                // unattestable already).
+                unread_suffixes(&words, &values, r);
+                return;
+            }
+            Err(Unpeeled::Stop) => return,
+            Ok(k) => {
                 words.drain(..k);
                 values.drain(..k);
                 if name == "xargs" {
@@ -409,7 +429,6 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
                     words.push(Word::unknown("…".into()));
                 }
             }
-            None => return,
         }
     }
 }
@@ -540,18 +559,45 @@ fn stage_of(words: &[Word], values: &[Vec<u8>]) -> Vec<Vec<u8>> {
 
 /// Index of the command after a wrapper and its options, or None when no command follows
 /// (or the options make it a query, not a wrapper). Unknown options are unattestable.
-fn peel_wrapper(spec: &WrapperSpec, values: &[Vec<u8>], r: &mut SegmentReadings) -> Option<usize> {
+/// Why a wrapper was not peeled: a form that runs nothing further (`--help`, no command
+/// left, `env -S` read already), or options polc cannot read (what follows may still run).
+enum Unpeeled {
+    Stop,
+    Unread,
+}
+
+/// Every suffix of a wrapper's words that starts with a non-option word, as a command (at
+/// most 16): `xargs --frob rm -rf /` reads `rm -rf /`.
+fn unread_suffixes(words: &[Word], values: &[Vec<u8>], r: &mut SegmentReadings) {
+    let mut n = 0;
+    for k in 1..words.len().min(values.len()) {
+        if values[k].starts_with(b"-") {
+            continue;
+        }
+        r.inner(Inner::Words(words[k..].to_vec()));
+        n += 1;
+        if n >= 16 {
+            break;
+        }
+    }
+}
+
+fn peel_wrapper(
+    spec: &WrapperSpec,
+    values: &[Vec<u8>],
+    r: &mut SegmentReadings,
+) -> Result<usize, Unpeeled> {
     let mut k = 1;
     let mut positionals = spec.positionals;
     while k < values.len() {
         let v = &values[k];
         if v.contains(&WILD) {
             r.unattest("wrapper option polc cannot read");
-            return None;
+            return Err(Unpeeled::Unread);
         }
         let a = text(v);
         if spec.stop.contains(&a.as_str()) {
-            return None;
+            return Err(Unpeeled::Stop);
         }
         if spec.shell.contains(&a.as_str()) {
             r.unattest("wrapper runs its command through a shell");
@@ -583,7 +629,7 @@ fn peel_wrapper(spec: &WrapperSpec, values: &[Vec<u8>], r: &mut SegmentReadings)
                 script.push_str(&x);
             }
             r.inner(Inner::Script(script));
-            return None;
+            return Err(Unpeeled::Stop);
         }
         if spec.assignments && lists::assignment_name(&a).is_some() {
             k += 1;
@@ -616,7 +662,7 @@ fn peel_wrapper(spec: &WrapperSpec, values: &[Vec<u8>], r: &mut SegmentReadings)
                 continue;
             }
             r.unattest("unknown option of a wrapper");
-            return None;
+            return Err(Unpeeled::Unread);
         }
         if positionals > 0 {
             positionals -= 1;
@@ -626,9 +672,9 @@ fn peel_wrapper(spec: &WrapperSpec, values: &[Vec<u8>], r: &mut SegmentReadings)
         break;
     }
     if k >= values.len() {
-        return None;
+        return Err(Unpeeled::Stop);
     }
-    Some(k)
+    Ok(k)
 }
 
 /// `-Eu` / `-uroot` / `-oL`: every letter a flag, until one that takes an argument.
@@ -688,7 +734,7 @@ fn allow_reading(words: &[Word]) -> Vec<u8> {
                         })
                         .collect();
                     let mut scratch = SegmentReadings::default();
-                    if let Some(k) = peel_wrapper(spec, &values, &mut scratch) {
+                    if let Ok(k) = peel_wrapper(spec, &values, &mut scratch) {
                         if scratch.unattestable.is_empty() {
                             i += k;
                             continue 'outer;

@@ -41,13 +41,27 @@ pub struct Walk {
 
 impl Walk {
     /// Folders the command changes into (`cd`, `pushd`, `git -C`), as written; None when
-    /// one is unknown (`cd $D`, `cd -`) or there are more than 64.
+    /// one is unknown (`cd $D`, `cd -`) or there are more than 64, or when the command sets
+    /// `CDPATH` and a `cd`/`pushd` names a relative folder bash looks up there first
+    /// (`CDPATH=/p/.claude cd hooks` lands in `/p/.claude/hooks`).
     pub fn chdirs(&self) -> Option<Vec<Vec<u8>>> {
+        let cdpath = self.segments.iter().any(|w| w.seg.text.contains("CDPATH"));
         let mut out: Vec<Vec<u8>> = Vec::new();
         for w in &self.segments {
             for e in &w.effects {
+                let searched = cdpath && matches!(e.program.as_str(), "cd" | "pushd");
                 for d in &e.chdir {
                     if d.contains(&WILD) || d.contains(&UNKNOWN) || d.as_slice() == b"-" {
+                        return None;
+                    }
+                    if searched
+                        && !(d.starts_with(b"/")
+                            || d.starts_with(b"~")
+                            || d.starts_with(b"./")
+                            || d.starts_with(b"../")
+                            || d == b"."
+                            || d == b"..")
+                    {
                         return None;
                     }
                     if !out.contains(d) {
@@ -265,6 +279,9 @@ fn rebinds_of(seg: &Segment, rd: &SegmentReadings, out: &mut Vec<(Vec<u8>, Strin
                         if !a.starts_with(b"-") {
                             add(a, sh_quote(t));
                         }
+                    } else if let Some(i) = a.iter().position(|&b| b == b'=') {
+                        // zsh's `hash x=/bin/rm`: `x` now runs /bin/rm.
+                        add(&a[..i], sh_quote(&a[i + 1..]));
                     }
                 }
             }
@@ -273,6 +290,23 @@ fn rebinds_of(seg: &Segment, rd: &SegmentReadings, out: &mut Vec<(Vec<u8>, Strin
                     if let Some(i) = a.iter().position(|&b| b == b'=') {
                         add(&a[..i], String::from_utf8_lossy(&a[i + 1..]).into_owned());
                     }
+                }
+            }
+            // `ln -s /bin/rm x; ./x -rf /`, `cp /bin/rm b/; b/rm -rf /`: the new name runs
+            // the program it links to or copies.
+            "ln" | "cp" | "gcp" | "install" | "ginstall" | "link" | "mv" => {
+                let ops: Vec<&Vec<u8>> = args.iter().filter(|a| !a.starts_with(b"-")).collect();
+                if let [src, .., dest] = ops.as_slice() {
+                    let mut name = dest.to_vec();
+                    if name.ends_with(b"/") {
+                        name.extend_from_slice(effects::basename(src));
+                    }
+                    let to = sh_quote(src);
+                    let bare = name.strip_prefix(b"./").unwrap_or(&name).to_vec();
+                    let mut dotted = b"./".to_vec();
+                    dotted.extend_from_slice(&bare);
+                    add(&bare, to.clone());
+                    add(&dotted, to);
                 }
             }
             _ => {}

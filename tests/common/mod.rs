@@ -179,9 +179,22 @@ pub fn claude_decision(
     cwd: &str,
     env: &[(&str, &std::ffi::OsStr)],
 ) -> (Option<String>, String) {
+    claude_decision_in(p, "s1", tool, input, cwd, env)
+}
+
+/// [`claude_decision`] in Claude session `sid` (a fresh session per call keeps session
+/// state, such as denial limits, from one row out of the next).
+pub fn claude_decision_in(
+    p: &Project,
+    sid: &str,
+    tool: &str,
+    input: serde_json::Value,
+    cwd: &str,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> (Option<String>, String) {
     let root = p.dir.path().canonicalize().unwrap();
     let stdin = serde_json::json!({
-        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": root.join(cwd),
+        "session_id": sid, "transcript_path": "/tmp/t.jsonl", "cwd": root.join(cwd),
         "permission_mode": "default", "hook_event_name": "PreToolUse",
         "tool_name": tool, "tool_input": input, "tool_use_id": "t1"
     });

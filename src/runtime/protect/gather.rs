@@ -395,7 +395,7 @@ impl Protected {
         let Some(audit) = audit_dir() else {
             return false;
         };
-        let log = audit.join(crate::session::audit::FILE);
+        let log = audit.join(crate::places::AUDIT_FILE);
         [audit.as_path(), log.as_path()]
             .iter()
             .any(|q| glob_match(pat, q.as_os_str().as_encoded_bytes()))
@@ -646,10 +646,8 @@ fn names(glob: &str, paths: &[PathBuf], ctx: &Context) -> bool {
 /// the state folder is fixed for the process).
 fn audit_dir() -> Option<PathBuf> {
     static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        crate::runtime::state::state_dir().map(|s| s.join(crate::session::audit::DIR))
-    })
-    .clone()
+    DIR.get_or_init(|| crate::runtime::state::state_dir().map(|s| s.join(crate::places::AUDIT_DIR)))
+        .clone()
 }
 
 #[cfg(test)]

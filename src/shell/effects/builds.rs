@@ -143,6 +143,12 @@ fn go(e: &mut Effects, args: &[Vec<u8>]) {
     if let Some(d) = &outdir {
         e.file_into(under(chdir.as_ref(), d));
     }
+    // `go tool pprof -output=F` writes the report.
+    if args.windows(2).any(|w| w[0] == b"tool" && w[1] == b"pprof") {
+        for v in go_values(args, &["output"]) {
+            e.file(under(chdir.as_ref(), &v), Access::Write, false);
+        }
+    }
     for v in go_values(args, &["modfile", "overlay", "pgo", "coverpkg"]) {
         e.file(under(chdir.as_ref(), &v), Access::Unknown, false);
     }

@@ -121,6 +121,13 @@ pub const RUNNERS: &[&str] = &[
     "rush",
     "pdsh",
     "clush",
+    "logsave",
+    "zpty",
+    "zargs",
+    "libtool",
+    "glibtool",
+    "envuidgid",
+    "vglrun",
 ];
 
 /// Programs whose subcommand runs the command after it (`pueue add -- CMD`, `rbenv exec
@@ -172,6 +179,13 @@ pub const SUBCOMMAND_RUNNERS: &[(&str, &[&str])] = &[
     ("sdk", &["exec"]),
     ("buildah", &["run", "unshare"]),
     ("keyctl", &["session"]),
+    ("launchctl", &["asuser", "bsexec", "submit"]),
+    // Local Linux machines on macOS that mount the user's home read-write.
+    ("orb", &["run"]),
+    ("orbctl", &["run"]),
+    ("limactl", &["shell"]),
+    ("colima", &["ssh"]),
+    ("multipass", &["exec"]),
 ];
 
 /// Programs whose inline code [`exec_strings`] looks into.
@@ -182,6 +196,14 @@ const INTERPRETER_LIKE: &[&str] = &[
     "nodejs",
     "bun",
     "deno",
+    "tsx",
+    "ts-node",
+    "ts-node-esm",
+    "esno",
+    "vite-node",
+    "jiti",
+    "bb",
+    "nbb",
     "perl",
     "ruby",
     "php",
@@ -395,6 +417,50 @@ fn runners(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
     }
 }
 
+/// Compiler and linker options (also inside `-Wl,…`, `-Xlinker`, go's `-gcflags=`) that
+/// write files polc does not place or run and load other programs.
+fn compiler_flags_write_or_run(v: &str) -> bool {
+    const WRITES_OR_RUNS: &[&str] = &[
+        "-cpuprofile",
+        "-memprofile",
+        "-blockprofile",
+        "-mutexprofile",
+        "-traceprofile",
+        "-json=",
+        "-bench",
+        "-Map",
+        "--Map",
+        "-Wl,-o",
+        "-Wl,--output",
+        "-Wa,-a",
+        "-Xlinker",
+        "-Xassembler",
+        "-dumpdir",
+        "-dumpbase",
+        "-aux-info",
+        "-fopt-info",
+        "-fdump-",
+        "-fprofile-generate",
+        "-fprofile-dir",
+        "-save-temps",
+        "--save-temps",
+        "-fplugin",
+        "-specs",
+        "-wrapper",
+        "-B",
+    ];
+    v.split(|c: char| c.is_whitespace() || c == '\'').any(|p| {
+        let p = p
+            .trim_start_matches(|c: char| c != '-' && c != '=')
+            .trim_start_matches('=');
+        WRITES_OR_RUNS.iter().any(|w| p.starts_with(w))
+            || p.starts_with("-o=")
+            || p.contains(",-Map")
+            || p.contains(",-o,")
+            || p.contains(",--output")
+    })
+}
+
 /// Strip one pair of surrounding quotes (`"polc confirm"` → `polc confirm`).
 fn unquote(v: &str) -> String {
     let t = v.trim();
@@ -417,6 +483,11 @@ fn build_tools(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
                 // `-ldflags '-linkmode=external -extld=sh'`: the external linker runs.
                 if v.contains("extld") || v.contains("linkmode") {
                     r.unattest("an option that runs a program");
+                }
+                // `-gcflags=-cpuprofile=F`, `-ldflags=-o=F`, `-gcflags=-json=0,file://D`,
+                // gccgo's `-wrapper`/`-B`: the compiler or linker writes F or runs a program.
+                if compiler_flags_write_or_run(&v) {
+                    r.unattest("compiler or linker flags that write files or run programs");
                 }
                 for piece in v.split_whitespace() {
                     if let Some(x) = piece.strip_prefix("-extld=") {
@@ -458,6 +529,30 @@ fn build_tools(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
                     r.inner(Inner::Script(v));
                 }
             }
+        }
+        // gcc/clang driver options that write files the catalogue does not place (a link
+        // map, dumps, profiles, another output) or load code (plugins, spec files, another
+        // program folder); `protoc --plugin` runs the plugin.
+        "cc" | "gcc" | "g++" | "c++" | "clang" | "clang++" | "ld" | "ld.bfd" | "ld.gold"
+        | "ld.lld"
+            if args.iter().any(|a| compiler_flags_write_or_run(a)) =>
+        {
+            r.unattest("compiler or linker flags that write files or run programs");
+        }
+        "protoc" if args.iter().any(|a| a.starts_with("--plugin")) => {
+            r.unattest("an option that runs a program");
+        }
+        // pytest-xdist's `--tx popen//python=CMD` runs CMD; `--tx ssh=H --rsyncdir D` copies D
+        // to another host; `--pdbcls=MOD:CLS` imports MOD.
+        "pytest" | "py.test"
+            if args.iter().any(|a| {
+                a.starts_with("--tx") || a.starts_with("--rsyncdir") || a.starts_with("--pdbcls")
+            }) =>
+        {
+            r.unattest("an option that runs a program");
+        }
+        "wget" | "wget2" if args.iter().any(|a| a.starts_with("--use-askpass")) => {
+            r.unattest("an option that runs a program");
         }
         "npm" | "pnpm" | "yarn" | "npx" => {
             for v in option_values(args, arg_words, &["--script-shell", "--shell"]) {

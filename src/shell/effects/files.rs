@@ -159,6 +159,8 @@ const NETWORK: &[&str] = &[
     "aws", "gcloud", "az", "kubectl", "docker", "podman", "npm", "pnpm", "yarn", "pip", "pip3",
     "uv", "cargo", "go", "gem", "brew", "apt", "apt-get", "dnf", "yum", "dig", "nslookup", "host",
     "ping", "mail", "sendmail", "s3cmd", "rclone", "openssl",
+    // Test runners that can upload (`pytest --pastebin`) or fetch as a plugin does.
+    "pytest", "py.test", "tox", "nox",
 ];
 /// Programs whose operands are not opened (names, numbers, text, queries).
 const NO_FILES: &[&str] = &[
@@ -425,6 +427,7 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     let n = name.as_str();
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     e.known = true;
+    wrapper_options(e, n, args);
     let handled = super::builds::build_tools(e, n, args)
         || files_read_or_written(e, n, args)
         || converters(e, n, args)
@@ -559,11 +562,7 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
                 e.file(v, Access::Write, false);
             }
         }
-        if n == "iconv" {
-            for v in opt_values(args, &["-o"], &["--output"]) {
-                e.file(v, Access::Write, false);
-            }
-        }
+        reader_outputs(e, n, args);
         if n == "yq" && has_flag(args, 'i', &["--inplace"]) {
             // `yq -i EXPR FILE` rewrites its files.
             for p in operands(e, args, &[]) {
@@ -786,7 +785,13 @@ fn other_known(e: &mut Effects, n: &str, base: &str, args: &[Vec<u8>]) -> bool {
             e.file(v, Access::Read, false);
         }
     } else if matches!(n, "cd" | "pushd") {
-        let target = operands(e, args, &[]).first().map(|t| (*t).clone());
+        let ops = operands(e, args, &[]);
+        if ops.len() > 1 {
+            // zsh's `cd OLD NEW` replaces OLD by NEW in `$PWD`: a folder polc cannot know.
+            e.chdir.push(vec![super::UNKNOWN]);
+            return true;
+        }
+        let target = ops.first().map(|t| (*t).clone());
         e.chdir.push(target.unwrap_or_else(|| b"~".to_vec()));
     } else if n == "find" {
         // Starting points are listed, not read; `-delete` removes what matches under them,
@@ -899,7 +904,84 @@ fn awk_in_place(args: &[Vec<u8>]) -> bool {
     })
 }
 
+/// Options of wrappers and runners that write a file or move the folder the command they
+/// run works in: `time -o FILE`, `env -C DIR tee settings.json`, `sudo -D DIR`, `pnpm -C
+/// DIR exec …`, `yarn --cwd DIR`, `uv --directory DIR run …`. A folder is a `chdir` (the
+/// walk then resolves every relative path of the command in it too).
+fn wrapper_options(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let (short, long): (&[&str], &[&str]) = match n {
+        "time" | "gtime" => {
+            for v in opt_values(args, &["-o"], &["--output"]) {
+                e.file(v, Access::Write, false);
+            }
+            return;
+        }
+        "env" => (&["-C"], &["--chdir"]),
+        "sudo" | "sudo-rs" => (&["-D"], &["--chdir"]),
+        "pnpm" | "poetry" | "mise" | "rtx" | "make" | "gmake" | "ninja" | "meson" | "go" => {
+            (&["-C"], &["--dir", "--directory", "--cd"])
+        }
+        "yarn" | "bun" | "npx" | "bunx" => (&[], &["--cwd"]),
+        "npm" => (&["-C"], &["--prefix"]),
+        "uv" | "uvx" | "just" | "task" => (&["-d"], &["--directory", "--working-directory"]),
+        "nsenter" | "unshare" => (&["-w"], &["--wd"]),
+        "systemd-run" => (&[], &["--working-directory"]),
+        "bwrap" | "firejail" => (&[], &["--chdir", "--private-cwd"]),
+        "parallel" => (&[], &["--wd", "--workdir"]),
+        "cmake" => {
+            // `cmake -E chdir DIR CMD`.
+            if let Some(i) = args
+                .windows(2)
+                .position(|w| w[0] == b"-E" && w[1] == b"chdir")
+            {
+                if let Some(d) = args.get(i + 2) {
+                    e.chdir.push(d.clone());
+                }
+            }
+            return;
+        }
+        _ => return,
+    };
+    for d in opt_values(args, short, long) {
+        e.chdir.push(d);
+    }
+}
+
+/// Readers that also write: `ptx -G IN OUT` (traditional mode) writes its second operand;
+/// `-o FILE` of `iconv`, `sdiff` (the merge), BSD/macOS `base64`, `uuencode`.
+fn reader_outputs(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    if n == "ptx" && has_flag(args, 'G', &["--traditional"]) {
+        if let Some(o) = operands(e, args, &[]).get(1) {
+            e.file((*o).clone(), Access::Write, false);
+        }
+    }
+    if matches!(
+        n,
+        "iconv" | "sdiff" | "base64" | "base32" | "basenc" | "uuencode"
+    ) {
+        for v in opt_values(args, &["-o"], &["--output"]) {
+            e.file(v, Access::Write, false);
+        }
+    }
+}
+
+/// `install -d -m 000 .claude`: every operand is a folder made or, when it exists, given
+/// the mode and owner (as `chmod` would). False when this is not `install -d`.
+fn install_dirs(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    if !(matches!(n, "install" | "ginstall") && has_flag(args, 'd', &["--directory"])) {
+        return false;
+    }
+    let opts = ["-m", "-o", "-g", "-S", "-t", "--mode", "--owner", "--group"];
+    for p in operands(e, args, &opts) {
+        e.file(p.clone(), Access::Meta, false);
+    }
+    true
+}
+
 fn copier(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    if install_dirs(e, n, args) {
+        return;
+    }
     let with_arg: &[&str] = match n {
         "install" => &["-m", "-o", "-g", "-S", "--mode", "--owner", "--group", "-t"],
         "rsync" => &[
@@ -1383,7 +1465,12 @@ fn tar(e: &mut Effects, args: &[Vec<u8>]) {
         }
     }
     let dirs = opt_values(args, &["-C"], &["--directory"]);
+    // `-g FILE` is `--listed-incremental=FILE`: the snapshot file is written.
+    for v in opt_values(args, &["-g"], &[]) {
+        e.file(v, Access::Write, false);
+    }
     let with_arg = [
+        "-g",
         "-f",
         "-C",
         "--file",
@@ -1453,8 +1540,11 @@ fn extractor(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         );
     }
     if adding {
+        // `7z a -sdel x.7z DIR` deletes what it added.
+        let sdel = args.iter().any(|a| a.as_slice() == b"-sdel");
+        let access = if sdel { Access::Delete } else { Access::Read };
         for p in rest.iter().skip(1) {
-            e.file((*p).clone(), Access::Read, true);
+            e.file((*p).clone(), access, true);
         }
         return;
     }

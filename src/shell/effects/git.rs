@@ -588,6 +588,47 @@ fn operand_access(sub: &str, printed: bool, stores: bool) -> Access {
     }
 }
 
+/// Trees git reads outside its index: `--no-index` operands (or here for `grep`), and
+/// `git grep --untracked`/`--no-exclude-standard` or `git stash show --only-untracked`/`-u`,
+/// which print untracked (and ignored) files such as `.env`.
+fn reads_outside_index(
+    sub: &str,
+    rest: &[Vec<u8>],
+    no_index: bool,
+    operands: &[&Vec<u8>],
+    e: &mut Effects,
+) {
+    // `git grep --untracked` and `--no-exclude-standard` search untracked (and ignored)
+    // files too: `.env`. `git stash show --only-untracked`/`-u` prints untracked files
+    // stashed with their contents.
+    let untracked = |a: &Vec<u8>| {
+        matches!(
+            a.as_slice(),
+            b"--untracked"
+                | b"--no-exclude-standard"
+                | b"--only-untracked"
+                | b"--include-untracked"
+                | b"-u"
+        )
+    };
+    let reads_untracked = (sub == "grep" && rest.iter().any(untracked))
+        || (sub == "stash"
+            && rest.first().is_some_and(|s| s.as_slice() == b"show")
+            && rest.iter().any(untracked));
+    if no_index
+        || reads_untracked
+        || (sub == "grep" && rest.iter().any(|a| a.as_slice() == b"--no-index"))
+    {
+        // Outside the index, git reads the trees it is given (or here).
+        for o in operands {
+            e.file((*o).clone(), Access::Read, true);
+        }
+        if sub == "grep" || reads_untracked {
+            e.file(b".".to_vec(), Access::Read, true);
+        }
+    }
+}
+
 /// The files a git subcommand reads, writes or deletes, whether it rewrites the work tree,
 /// and whether it reaches the network.
 pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
@@ -655,15 +696,7 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
             }
         }
     }
-    if no_index || (sub == "grep" && rest.iter().any(|a| a.as_slice() == b"--no-index")) {
-        // Outside the index, git reads the trees it is given (or here).
-        for o in &operands {
-            e.file((*o).clone(), Access::Read, true);
-        }
-        if sub == "grep" {
-            e.file(b".".to_vec(), Access::Read, true);
-        }
-    }
+    reads_outside_index(&sub, rest, no_index, &operands, e);
     match sub.as_str() {
         "mv" => {
             if let Some((dest, srcs)) = operands.split_last() {

@@ -231,9 +231,15 @@ pub(crate) fn text(v: &[u8]) -> String {
     String::from_utf8_lossy(v).into_owned()
 }
 
-/// Basename, ASCII-lowercased: `/usr/bin/RM` → `rm`.
+/// Basename, ASCII-lowercased, without a Windows `.exe` suffix: `/usr/bin/RM` → `rm`,
+/// `RM.EXE` → `rm`. Git Bash (MSYS2), where Claude Code runs its Bash tool on Windows, runs
+/// `rm.exe` as `rm`: a deny rule for `rm` must see it, and the catalogue must know it.
 pub fn program_name(v: &[u8]) -> String {
-    text(basename_raw(v)).to_ascii_lowercase()
+    let mut n = text(basename_raw(v)).to_ascii_lowercase();
+    if n.len() > 4 && n.ends_with(".exe") {
+        n.truncate(n.len() - 4);
+    }
+    n
 }
 
 fn basename_raw(v: &[u8]) -> &[u8] {

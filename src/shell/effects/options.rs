@@ -13,6 +13,9 @@
 pub fn short_with_arg(program: &str) -> Option<&'static str> {
     Some(match program {
         "curl" | "curlie" => "AbcCdDeEFHKmoPQrtTuUwxXyYz",
+        "env" => "uSC",
+        "sudo" | "sudo-rs" => "ugpCDhrtUT",
+        "time" | "gtime" => "fo",
         "wget" | "wget2" => "aABDeiIlOoPQRtTUwX",
         "sort" => "koStT",
         "shuf" => "ino",

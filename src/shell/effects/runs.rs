@@ -50,6 +50,22 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
 
 /// A shell: `-c SCRIPT` is looked into; a script file or stdin is not attestable.
 fn shell(args: &[String], arg_words: &[Word], r: &mut Runs) {
+    // `cmd /c CMD …`, `cmd //c` (Git Bash's spelling), `/k`: cmd runs the rest of its words
+    // joined as one command line.
+    if let Some(k) = args.iter().position(|a| {
+        matches!(
+            a.to_ascii_lowercase().as_str(),
+            "/c" | "//c" | "/k" | "//k" | "/r" | "//r"
+        )
+    }) {
+        r.unattest("shell -c wrapper");
+        let rest: Vec<String> = arg_words[(k + 1).min(arg_words.len())..]
+            .iter()
+            .map(|w| w.lit_value())
+            .collect();
+        r.inner(Inner::Script(rest.join(" ")));
+        return;
+    }
     let mut has_c = false;
     let mut k = 0;
     while k < args.len() {
@@ -80,8 +96,60 @@ fn shell(args: &[String], arg_words: &[Word], r: &mut Runs) {
     }
 }
 
+/// Builtins that evaluate arithmetic or array subscripts, or assign variables polc does not
+/// see named (`declare -n`, `export $v=…`): a variable's value can hold `a[$(CMD)]`.
+fn evaluating_builtin(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) -> bool {
+    match n {
+        "let" | "mapfile" | "readarray" | "[[" | "((" => {
+            r.unattest("builtin that evaluates arithmetic or code")
+        }
+        "printf" if args.iter().any(|a| a == "-v" || a.starts_with("-v")) => {
+            r.unattest("printf -v evaluates array subscripts")
+        }
+        "test" | "[" if args.iter().any(|a| a == "-v" || a == "-R") => {
+            r.unattest("test -v evaluates array subscripts")
+        }
+        // `declare -n r=GIT_EDITOR; r='rm -rf ~'`: assignments through a name reference
+        // reach a variable polc does not see named.
+        "declare" | "typeset" | "local" if args.iter().any(|a| short_cluster_has(a, 'n')) => {
+            r.unattest("a name reference (assignments through it reach another variable)")
+        }
+        // `export $v='rm -rf ~'`: the name assigned is an expansion.
+        "declare" | "typeset" | "local" | "readonly" | "export"
+            if arg_words.iter().any(|w| {
+                w.raw
+                    .split_once('=')
+                    .is_some_and(|(n, _)| n.contains('$') || n.contains('`'))
+            }) =>
+        {
+            r.unattest("an assignment whose name is not a literal word")
+        }
+        "declare" | "typeset" | "local" | "readonly" | "export"
+            if args.iter().any(|a| short_cluster_has(a, 'i'))
+                || arg_words.iter().any(|w| w.raw.contains('[')) =>
+        {
+            r.unattest("declaration evaluating arithmetic or subscripts")
+        }
+        "read" if args.iter().any(|a| short_cluster_has(a, 'a')) => {
+            r.unattest("read -a evaluates subscripts")
+        }
+        // `unset a[x]`, `wait -p a[x]`, `read a[x]`, `getopts o a[x]`: a variable name with a
+        // subscript is evaluated arithmetically, and `x` may hold `b[$(CMD)]`.
+        "unset" | "wait" | "read" | "getopts" | "select" | "for"
+            if arg_words.iter().any(|w| w.raw.contains('[')) =>
+        {
+            r.unattest("a builtin evaluating an array subscript")
+        }
+        _ => return false,
+    }
+    true
+}
+
 /// Builtins that define or evaluate code, and programs that run a command given to them.
 fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+    if evaluating_builtin(n, args, arg_words, r) {
+        return;
+    }
     match n {
         "eval" => {
             r.unattest("eval");
@@ -108,24 +176,12 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs)
         "alias" | "enable" | "bind" | "complete" | "compgen" | "fc" | "coproc" => {
             r.unattest("builtin that defines or runs commands")
         }
-        "let" | "mapfile" | "readarray" | "[[" | "((" => {
-            r.unattest("builtin that evaluates arithmetic or code")
+        // zsh: `print -P` expands prompt sequences (`$(…)` under `promptsubst`); `setopt`
+        // and `unsetopt` change how later words are read (`globsubst`, `promptsubst`).
+        "print" if args.iter().any(|a| short_cluster_has(a, 'P')) => {
+            r.unattest("zsh print -P expands prompt sequences")
         }
-        "printf" if args.iter().any(|a| a == "-v" || a.starts_with("-v")) => {
-            r.unattest("printf -v evaluates array subscripts")
-        }
-        "test" | "[" if args.iter().any(|a| a == "-v" || a == "-R") => {
-            r.unattest("test -v evaluates array subscripts")
-        }
-        "declare" | "typeset" | "local" | "readonly" | "export"
-            if args.iter().any(|a| short_cluster_has(a, 'i'))
-                || arg_words.iter().any(|w| w.raw.contains('[')) =>
-        {
-            r.unattest("declaration evaluating arithmetic or subscripts")
-        }
-        "read" if args.iter().any(|a| short_cluster_has(a, 'a')) => {
-            r.unattest("read -a evaluates subscripts")
-        }
+        "setopt" | "unsetopt" => r.unattest("shell options that change how words are read"),
         "find" | "fd" | "fdfind" => {
             let mut k = 0;
             while k < args.len() {
@@ -183,7 +239,8 @@ fn inline_code(base: &str, args: &[String]) -> bool {
                 .iter()
                 .any(|a| a == "-c" || (short_cluster_has(a, 'c') && a.len() <= 4))
         }
-        "node" | "nodejs" | "bun" | "deno" => inline(&["-e", "--eval", "-p", "--print", "eval"]),
+        "node" | "nodejs" | "bun" | "deno" | "tsx" | "ts-node" | "ts-node-esm" | "esno"
+        | "vite-node" | "jiti" | "bb" | "nbb" => node_inline(base, args),
         "perl" => args
             .iter()
             .any(|a| short_cluster_has(a, 'e') || short_cluster_has(a, 'E')),
@@ -223,8 +280,24 @@ fn inline_code(base: &str, args: &[String]) -> bool {
             .iter()
             .any(|a| a == "-TT" || a.starts_with("--unzip-command")),
         "less" | "more" => args.iter().any(|a| a.contains('!')),
+        // kakoune's `-e`/`-E` run editor commands (`%sh{…}` runs a shell).
+        "kak" => inline(&["-e", "-E"]),
         _ => false,
     }
+}
+
+/// JavaScript runtimes and runners (and babashka): `-e`/`-p` and their clusters (`-pe`),
+/// `--eval=`/`--print=`, `eval`, and any `data:` URL (`--import=data:text/javascript,…`,
+/// `--experimental-loader data:…`, `-r data:…`), which is inline code under another option.
+/// babashka also evaluates a first argument that is an expression (`bb '(shell "…")'`).
+fn node_inline(base: &str, args: &[String]) -> bool {
+    args.iter().any(|a| {
+        matches!(a.as_str(), "-e" | "--eval" | "-p" | "--print" | "eval")
+            || a.starts_with("--eval=")
+            || a.starts_with("--print=")
+            || ((short_cluster_has(a, 'e') || short_cluster_has(a, 'p')) && a.len() <= 4)
+            || a.contains("data:")
+    }) || (base == "bb" && args.first().is_some_and(|a| a.starts_with('(')))
 }
 
 /// Programs whose options or arguments run commands: git, rsync, multiplexers, terminal
@@ -323,6 +396,13 @@ fn wrapper(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Run
         | "pixi"
             if args.first().is_some_and(|a| a == "run") =>
         {
+            suffix_runner(&args[1..], &arg_words[1..], r);
+        }
+        // `uv tool run CMD` is `uvx CMD`; `bun x CMD` is `bunx CMD`, `bun exec` runs a script.
+        "uv" if args.len() > 1 && args[0] == "tool" && args[1] == "run" => {
+            suffix_runner(&args[2..], &arg_words[2..], r);
+        }
+        "bun" if args.first().is_some_and(|a| a == "x" || a == "exec") => {
             suffix_runner(&args[1..], &arg_words[1..], r);
         }
         "bundle" | "mise" | "rtx" | "asdf" | "direnv" | "devbox" | "flox"

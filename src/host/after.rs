@@ -2,13 +2,13 @@
 //! once the decision is made, `After::render` on the rendered answer, and `post_tool` for a
 //! post-tool event.
 
-use super::check::{self, CallInfo, Features};
-use super::record::field;
-use super::store;
 use crate::host::answer::{clip, Rendered};
 use crate::host::input::{Event, HookInput, Mapped};
 use crate::host::Host;
 use crate::ir::Decision;
+use crate::session::check::{self, CallInfo, Features};
+use crate::session::record::field;
+use crate::session::store;
 use std::path::Path;
 
 /// What the session did to the answer.
@@ -106,7 +106,7 @@ fn key(host: Host, inp: &HookInput, root: &Path) -> Vec<Vec<u8>> {
 }
 
 /// Every answer that is not deny becomes ask, with the reason (state unusable).
-fn degrade(d: (Decision, String), why: &str) -> After {
+fn degrade(d: (Decision, String), why: &dyn std::fmt::Display) -> After {
     if d.0 == Decision::Deny {
         return After::keep(d);
     }
@@ -181,7 +181,7 @@ pub fn after_decision(
 /// One line in the audit log (best effort: a log that cannot be written changes no answer;
 /// the reason goes to stderr... which Gemini would read as an answer, so nowhere).
 fn audit(
-    a: super::policy::Audit,
+    a: crate::ir::session::Audit,
     layers: &[crate::runtime::layers::LoadedLayer],
     host: Host,
     ev: Event,
@@ -213,7 +213,7 @@ fn audit(
             });
         }
     }
-    let e = super::audit::Entry {
+    let e = crate::session::audit::Entry {
         session: inp.session_id.as_deref().unwrap_or(""),
         host: host.name(),
         event: if ev == Event::PermissionRequest {
@@ -229,7 +229,7 @@ fn audit(
         content_matched,
         hash: a.hash,
     };
-    let _ = super::audit::append(&state_dir, &super::audit::line(&e));
+    let _ = crate::session::audit::append(&state_dir, &crate::session::audit::line(&e));
 }
 
 /// Sequences and limits: the state file's part.
@@ -247,7 +247,7 @@ fn stateful(
     write: bool,
 ) -> After {
     let Some(state_dir) = crate::runtime::state::state_dir() else {
-        return degrade(d, "polc has no state folder");
+        return degrade(d, &"polc has no state folder");
     };
     let k = key(host, inp, root);
     let kr: Vec<&[u8]> = k.iter().map(Vec::as_slice).collect();
@@ -256,10 +256,10 @@ fn stateful(
     let open = match store::open(&state_dir, &kr, write) {
         Ok(Some(o)) => Some(o),
         Ok(None) if !write => None,
-        Ok(None) => return degrade(d, "the state file vanished"),
+        Ok(None) => return degrade(d, &"the state file vanished"),
         Err(why) => return degrade(d, &why),
     };
-    let empty = super::record::State::default();
+    let empty = crate::session::record::State::default();
     let state = open.as_ref().map_or(&empty, |o| &o.state);
     let home = crate::runtime::Context::from_env().home;
     let ctx = crate::runtime::Context {
@@ -340,7 +340,11 @@ pub fn post_tool(host: Host, inp: &HookInput, root: &Path) -> Rendered {
         return quiet;
     };
     if open.state.asked.iter().any(|a| a == id) {
-        let _ = open.append(&super::record::reset_line(store::now_ms(), "post-tool", id));
+        let _ = open.append(&crate::session::record::reset_line(
+            store::now_ms(),
+            "post-tool",
+            id,
+        ));
     }
     quiet
 }

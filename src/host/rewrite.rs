@@ -3,9 +3,9 @@
 //! command, and the hook answers allow with the rewritten input only where the host is known
 //! to run it. Everywhere else polc decides the original input.
 
-use super::policy::{Config, SEC_REWRITE_BASE, SEC_SESSION};
 use crate::host::input::{Event, HookInput, Mapped};
 use crate::host::Host;
+use crate::ir::session::{Config, SEC_REWRITE_BASE, SEC_SESSION};
 use crate::ir::{Decision, Tier};
 use crate::runtime::layers::LoadedLayer;
 use crate::runtime::table_rules::TableRules;
@@ -118,7 +118,7 @@ fn simple_words(command: &str) -> Option<Vec<String>> {
 /// command's words followed by them (a trailing comment, a line continuation, an open
 /// quote or an operator would swallow or change them: no rewrite then).
 pub fn appended(command: &str, words: &[String]) -> Option<String> {
-    if words.is_empty() || !words.iter().all(|w| super::policy::plain_word(w)) {
+    if words.is_empty() || !words.iter().all(|w| crate::ir::session::plain_word(w)) {
         return None;
     }
     let mut want = simple_words(command)?;

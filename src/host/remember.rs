@@ -3,9 +3,9 @@
 //! Claude Code stops asking for the same command in this session: one `addRules` of one
 //! `Bash` rule, `behavior: "allow"`, `destination: "session"`, nothing else ever.
 
-use super::policy::{Config, SEC_SESSION};
 use crate::host::input::{Event, Mapped};
 use crate::host::Host;
+use crate::ir::session::{Config, SEC_SESSION};
 use crate::ir::Decision;
 use crate::runtime::entry::Decided;
 use crate::runtime::{Cause, Request};

@@ -1,7 +1,11 @@
 //! The lowered policy: what every front end (DSL, permcheck.json, Claude settings) produces
 //! and what both the compiler and the reference interpreter consume.
 //!
-//! Nothing here knows about syntax or about the on-disk table.
+//! Nothing here knows about syntax or about the on-disk table, except `session.rs`: the
+//! session features' stored form (`Config`, its section kinds), which the compiler writes and
+//! the hook reads. See `README.md` here.
+
+pub mod session;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -248,5 +252,5 @@ pub struct Policy {
     pub sources: Vec<SourceStamp>,
     /// Denial limits, sequence rules, the audit log (src/session/README.md).
     #[serde(default)]
-    pub session: crate::session::policy::SessionPolicy,
+    pub session: session::SessionPolicy,
 }

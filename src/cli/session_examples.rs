@@ -1,13 +1,13 @@
 //! `polc build` / `polc test`: sequence rules' examples, each a new session run through the
 //! same code as the hook (an in-memory state), and the per-host warnings.
 
-use super::check::{self, CallInfo, Features};
-use super::policy::SeqExample;
-use super::record::State;
 use crate::compile::Compiled;
+use crate::ir::session::SeqExample;
 use crate::ir::{Decision, Policy};
 use crate::runtime::table_rules::TableRules;
 use crate::runtime::{decide, Request};
+use crate::session::check::{self, CallInfo, Features};
+use crate::session::record::State;
 use crate::syntax::diag::{Diagnostic, Diagnostics, Severity};
 
 /// A failed sequence example.
@@ -32,25 +32,17 @@ pub fn run_calls(
             command: cmd.clone(),
         };
         let d = match decide(rules, host, &req) {
-            Ok(out) => (out.decision, super::hook::reason_of(rules, out)),
+            Ok(out) => (out.decision, crate::host::after::reason_of(rules, out)),
             Err(_) => (Decision::Deny, "table corrupt".into()),
         };
         let reqs = [&req];
-        let info = CallInfo {
-            host,
-            permission_request: false,
-            can_prompt: true,
-            tool_use_id: "",
-            turn: "",
-            requests: &reqs,
-            ctx: &ctx,
-        };
+        let info = CallInfo::offline(host, &reqs, &ctx);
         match check::apply(f, &st, &info, d, cmd.clone()) {
             Ok(v) => {
                 let _ = st.apply(&v.call.line('p'));
                 last = (v.decision, v.reason);
             }
-            Err(why) => return (Decision::Deny, why),
+            Err(why) => return (Decision::Deny, why.to_string()),
         }
     }
     last
@@ -66,7 +58,7 @@ pub fn rewritten(rules: &TableRules<'_>, compiled: &Compiled, input: &str, host:
     if decide(rules, host, &orig).map_or(true, |o| o.decision == Decision::Deny) {
         return input.to_string();
     }
-    let Some(f) = super::rewrite::find_in(|k| compiled.section(k), host, input, &ctx) else {
+    let Some(f) = crate::host::rewrite::find_in(|k| compiled.section(k), host, input, &ctx) else {
         return input.to_string();
     };
     let req = Request::Bash {
@@ -126,7 +118,7 @@ pub fn check<'a>(policy: &'a Policy, compiled: &Compiled) -> (usize, Vec<Failure
                 fails.push(Failure {
                     example: e,
                     got: Decision::Deny,
-                    detail: why.clone(),
+                    detail: why.to_string(),
                 });
             }
         }
@@ -171,7 +163,9 @@ pub fn warnings(policy: &Policy) -> Diagnostics {
         let no_int: Vec<&str> = hosts
             .iter()
             .copied()
-            .filter(|h| crate::host::HOOK_HOSTS.contains(h) && !super::hook::can_interrupt(h))
+            .filter(|h| {
+                crate::host::HOOK_HOSTS.contains(h) && !crate::host::after::can_interrupt(h)
+            })
             .collect();
         let mut push = |msg: String| {
             d.push(Diagnostic {

@@ -234,14 +234,11 @@ impl Config {
     }
 
     /// Reads the section; `Err` when it is not one this polc understands (deny upstream).
-    pub fn decode(bytes: &[u8]) -> Result<Config, String> {
-        let c: Config = serde_json::from_slice(bytes)
-            .map_err(|e| format!("the table's session section is damaged ({e})"))?;
+    pub fn decode(bytes: &[u8]) -> Result<Config, SectionError> {
+        let c: Config =
+            serde_json::from_slice(bytes).map_err(|e| SectionError::Damaged(e.to_string()))?;
         if c.v != CONFIG_VERSION {
-            return Err(format!(
-                "the table's session section has version {} (this polc reads {CONFIG_VERSION}): run `polc build`",
-                c.v
-            ));
+            return Err(SectionError::Version(c.v));
         }
         Ok(c)
     }
@@ -250,6 +247,35 @@ impl Config {
         serde_json::to_vec(self).unwrap_or_default()
     }
 }
+
+/// Why a table's session sections cannot be used (the caller denies: the table needs
+/// `polc build`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SectionError {
+    /// [`SEC_SESSION`] is not the JSON this polc reads (the decoder's message).
+    Damaged(String),
+    /// [`SEC_SESSION`] has another [`Config`] version.
+    Version(u32),
+    /// The step rules' sub-table (`SEC_STEP_BASE + kind`) does not load.
+    Steps,
+}
+
+impl std::fmt::Display for SectionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SectionError::Damaged(e) => write!(f, "the table's session section is damaged ({e})"),
+            SectionError::Version(v) => write!(
+                f,
+                "the table's session section has version {v} (this polc reads {CONFIG_VERSION}): run `polc build`"
+            ),
+            SectionError::Steps => {
+                f.write_str("the table's sequence steps are damaged: run `polc build`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SectionError {}
 
 /// A word a rewrite may append: plain characters that mean themselves to a shell (no
 /// quotes, expansions, globs, operators, `~`, `#`).

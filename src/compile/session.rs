@@ -1,7 +1,7 @@
 //! The compiler's part: the session section and the sub-tables of step and rewrite rules.
 
-use super::policy::{Config, SEC_REWRITE_BASE, SEC_SESSION, SEC_STEP_BASE};
 use crate::compile::CompileError;
+use crate::ir::session::{Config, SEC_REWRITE_BASE, SEC_SESSION, SEC_STEP_BASE};
 use crate::ir::{Policy, Rule};
 
 /// The sections to add to the table (none when the policy uses no session feature).
