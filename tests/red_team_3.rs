@@ -1909,3 +1909,31 @@ fn s4_names_bound_to_programs() {
         (ShippedBroad, r##"busybox.static sh -c 'rm -rf ~'"##, Deny),
     ]);
 }
+
+/// C4-6 (continued): outputs named inside an option's value.
+#[test]
+fn s4_outputs_inside_option_values() {
+    expect(&[
+        (
+            Broad,
+            r##"rustc --emit=link=.claude/settings.json x.rs"##,
+            Deny,
+        ),
+        (
+            Broad,
+            r##"rustc --emit dep-info=.claude/settings.json,link x.rs"##,
+            Deny,
+        ),
+        (
+            Broad,
+            r##"docker build --output type=local,dest=.claude/hooks ."##,
+            AskOrDeny,
+        ),
+        (Broad, r##"docker build -o .claude/hooks ."##, AskOrDeny),
+        (
+            Broad,
+            r##"skopeo copy docker://x dir:.claude/hooks"##,
+            AskOrDeny,
+        ),
+    ]);
+}

@@ -298,7 +298,8 @@ fn allow_needs_every_segment_and_literal_reading() {
     let p = policy(&["Bash(git *)"], &[], &[]);
     assert_eq!(both(&p, "git status"), Decision::Allow);
     assert_eq!(both(&p, "/usr/bin/git status"), Decision::Default);
-    assert_eq!(both(&p, "PATH=/tmp git status"), Decision::Default);
+    // `PATH` chooses which program `git` is (red team 4): unattestable.
+    assert_eq!(both(&p, "PATH=/tmp git status"), Decision::Ask);
     assert_eq!(both(&p, "NODE_ENV=test git status"), Decision::Allow);
     assert_eq!(both(&p, "timeout 5 git status"), Decision::Allow);
     assert_eq!(both(&p, "nice -n 5 git status"), Decision::Allow);

@@ -476,8 +476,17 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
 /// sources read.
 fn compiler_files(e: &mut Effects, args: &[Vec<u8>]) {
     // Compilers write `-o FILE` (`-oFILE` attached) and read their sources.
-    for v in opt_values(args, &["-o"], &["--out-dir", "--emit"]) {
+    for v in opt_values(args, &["-o"], &["--out-dir"]) {
         e.file(v, Access::Write, false);
+    }
+    // rustc `--emit=link=F,metadata=G`: each `KIND=PATH` writes PATH (a bare KIND writes
+    // next to the output).
+    for v in opt_values(args, &[], &["--emit"]) {
+        for kind in text(&v).split(',') {
+            if let Some((_, path)) = kind.split_once('=') {
+                e.file(path.as_bytes().to_vec(), Access::Write, false);
+            }
+        }
     }
     // Dependency files, maps and dumps: `-MF F`, `-Wl,-Map=F`, `-save-temps=` folder.
     for v in opt_values(args, &["-MF"], &["--output"]) {
@@ -1758,7 +1767,49 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             }
             e.files_into_or_here(dirs);
         }
-        _ => return remote_copies(e, n, args),
+        _ => return remote_copies(e, n, args) || image_outputs(e, n, args),
+    }
+    true
+}
+
+/// Container images written into folders: `docker build --output`, `skopeo copy … dir:P`.
+fn image_outputs(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
+    let ops = operands_of(args);
+    match n {
+        // `docker build --output type=local,dest=DIR` (or `-o DIR`) writes the result's files.
+        "docker" | "podman" | "nerdctl" | "buildah"
+            if ops
+                .iter()
+                .any(|o| matches!(o.as_slice(), b"build" | b"buildx" | b"bud")) =>
+        {
+            e.net = Net::Yes;
+            for v in opt_values(args, &["-o"], &["--output"]) {
+                let t = text(&v);
+                let dest = t
+                    .split(',')
+                    .find_map(|kv| kv.strip_prefix("dest=").or(kv.strip_prefix("dst=")))
+                    .map(str::to_string)
+                    .unwrap_or(t.clone());
+                if !t.contains('=') || t.contains("dest=") || t.contains("dst=") {
+                    e.file_into(dest.into_bytes());
+                }
+            }
+            unknown_candidates(e, args);
+        }
+        // `skopeo copy SRC dir:PATH`: an image written into a folder.
+        "skopeo" => {
+            e.net = Net::Yes;
+            for o in ops.iter().skip(1) {
+                let t = text(o);
+                for scheme in ["dir:", "oci:", "oci-archive:", "docker-archive:"] {
+                    if let Some(p) = t.strip_prefix(scheme) {
+                        let p = p.split(':').next().unwrap_or(p);
+                        e.file_into(p.as_bytes().to_vec());
+                    }
+                }
+            }
+        }
+        _ => return false,
     }
     true
 }
