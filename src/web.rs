@@ -166,6 +166,13 @@ enum RuleHost {
 /// not one polc can read.
 fn rule_host(rule: &str) -> Option<RuleHost> {
     let r = rule.trim().strip_prefix("domain:").unwrap_or(rule.trim());
+    // A `/` is a forbidden host code point that no step of `normalise_host` removes (it
+    // is no dot, survives percent-decoding and IDNA mapping): a URL written where a domain
+    // belongs (`https://x.example/*`) is unreadable without parsing it, once per rule and
+    // call (`slash_is_never_a_host` holds the shortcut to the parser's answer).
+    if r.contains('/') {
+        return None;
+    }
     if r == "*" {
         return Some(RuleHost::Any);
     }
@@ -196,6 +203,62 @@ pub fn domain_matches(rule: &str, host: &str) -> bool {
 /// Is this a domain rule polc can read (`*`, `host`, `*.host`, optionally after `domain:`)?
 pub fn readable_rule(rule: &str) -> bool {
     rule_host(rule).is_some()
+}
+
+/// The key a domain rule is filed under in the tool index (issue 16): `=host` for a host,
+/// `.base` for `*.base`. None — the rule is tried for every URL — for `*`, a rule polc
+/// cannot read as a domain, and any name that is not plain lowercase-able ASCII (letters,
+/// digits, `-`, dots between labels; no `xn--` label; the last label starting with a letter,
+/// so never an IPv4 form): only for those is the key, computed when the table is built, the
+/// very host the deciding polc's URL parser makes of the rule.
+pub fn rule_index_key(rule: &str) -> Option<Vec<u8>> {
+    let r = rule.trim().strip_prefix("domain:").unwrap_or(rule.trim());
+    let (mark, name) = match r.strip_prefix("*.") {
+        Some(base) => (b'.', base),
+        None => (b'=', r),
+    };
+    let lower = name.trim_end_matches('.').to_ascii_lowercase();
+    let labels_ok = lower.split('.').all(|l| {
+        !l.is_empty()
+            && !l.starts_with("xn--")
+            && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    });
+    let last_ok = lower
+        .rsplit('.')
+        .next()
+        .and_then(|l| l.bytes().next())
+        .is_some_and(|b| b.is_ascii_alphabetic());
+    if !labels_ok || !last_ok || normalise_host(name).as_deref() != Some(lower.as_str()) {
+        return None;
+    }
+    let mut k = vec![mark];
+    k.extend_from_slice(lower.as_bytes());
+    Some(k)
+}
+
+/// The keys a URL's domain rules can be filed under ([`rule_index_key`]): for the host of
+/// every reading, `=host` and `.base` for each `base` that follows a dot in it (what a
+/// `*.base` rule covers). None when a reading has no host polc can read: then every deny or
+/// ask domain rule possibly matches, and all of them are tried.
+pub fn url_index_keys(url: &str) -> Option<Vec<Vec<u8>>> {
+    let hosts = url_hosts_cached(url);
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for h in hosts.iter() {
+        let h = h.as_deref()?.as_bytes();
+        let mut k = vec![b'='];
+        k.extend_from_slice(h);
+        out.push(k);
+        for (i, &b) in h.iter().enumerate() {
+            if b == b'.' {
+                let mut k = vec![b'.'];
+                k.extend_from_slice(&h[i + 1..]);
+                out.push(k);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    Some(out)
 }
 
 /// A URL's readings, shared.
@@ -506,6 +569,14 @@ mod tests {
                 "{:?} escapes a deny on {}: readings {:?}", u, canonical, url_hosts(&u)
             );
             proptest::prop_assert_eq!(rule_meets_url("domain:good.com", &u, true), None, "{:?}", u);
+        }
+
+        /// The `/` shortcut of `rule_host` gives the parser's answer.
+        #[test]
+        fn slash_is_never_a_host(a in "\\PC{0,12}|[a-z0-9.%:\\[\\]/*-]{0,12}", b in "\\PC{0,12}|[a-z0-9.%/*-]{0,12}") {
+            for r in [format!("{a}/{b}"), format!("*.{a}/{b}"), format!("{a}%2F/{b}")] {
+                proptest::prop_assert_eq!(normalise_host(&r), None, "{:?}", r);
+            }
         }
 
         /// Any string: readings never empty, never a panic, and an allow implies no deny

@@ -252,6 +252,33 @@ const PATH_BODIES: &[&str] = &[
     "nonexistent/home/.ssh",
     ".ENV",
     "Cargo.lock",
+    // Literal folders at several depths (the path index keys on them), globs and `**` at
+    // different depths, case and Unicode that case folding or NFC maps onto ASCII.
+    "src/mod1/*.rs",
+    "src/mod1",
+    "srv/data1/*.key",
+    "a/b/c/**",
+    "a/b/c",
+    "A/B",
+    "x/**/y.txt",
+    "**",
+    "*",
+    "",
+    ".SSH/ID_*",
+    "\u{17F}rc/**",
+    "caf\u{E9}/*",
+    "CAF\u{C9}",
+    "\u{212A}ey",
+    "key",
+    "src//main.rs",
+    "src/./main.rs",
+    "nonexistent/proj/src/**",
+    "nonexistent/home/.ssh/**",
+    "proj/.env",
+    "secret/*",
+    "s?c/main.rs",
+    "[s]rc/**",
+    "src\\/x",
 ];
 const DOMAINS: &[&str] = &[
     "domain:evil.com",
@@ -262,6 +289,22 @@ const DOMAINS: &[&str] = &[
     "domain:bücher.example",
     "domain:*",
     "https://docs.rs/*",
+    // Subdomain wildcards at several depths, case, trailing dots, IDN, ports, IPs: the web
+    // index files these under their host.
+    "*.a.evil.com",
+    "domain:EVIL.com.",
+    "sub.docs.rs",
+    "*.rs",
+    "domain:xn--bcher-kva.example",
+    "domain:[::1]",
+    "domain:a-b.example",
+    "*.example",
+    "evil.com:8080",
+    "domain:evil.com/x",
+    "*.EVIL.COM",
+    "domain:2130706433",
+    "domain:ev%69l.com",
+    "*",
 ];
 const MCP_RULES: &[&str] = &[
     "mcp__github",
@@ -344,7 +387,8 @@ fn mixed_policy() -> impl Strategy<Value = Policy> {
             for (i, r) in rules.iter_mut().enumerate() {
                 r.id = format!("r{i}");
                 r.span = Span {
-                    file: "p.pol".into(),
+                    // Three policy files: `/x` patterns are relative to each one's folder.
+                    file: ["p.pol", "sub/q.pol", "/nonexistent/pol/r.pol"][i % 3].into(),
                     line: i as u32 + 1,
                     column: 1,
                 };
@@ -373,6 +417,27 @@ const PATHS: &[&str] = &[
     "Cargo.lock",
     "src",
     "",
+    "src/mod1/x.rs",
+    "SRC/MOD1/X.RS",
+    "/nonexistent/proj/srv/data1/a.key",
+    "srv/data1/A.KEY",
+    "a/b/c/d",
+    "A/b/C",
+    "/nonexistent/proj/\u{17F}rc/main.rs",
+    "/nonexistent/proj/\u{212A}ey",
+    "/nonexistent/proj/KEY",
+    "~/.SSH/ID_RSA",
+    "~/.ssh",
+    "~",
+    "/nonexistent/pol/secret/k",
+    "/nonexistent/proj/sub/secret/k",
+    "x/q/r/y.txt",
+    "caf\u{E9}/x",
+    "cafe\u{301}/x",
+    "CAF\u{C9}/X",
+    "/",
+    "/nonexistent",
+    "/nonexistent/proj/src/mod1/deep/er/x.rs",
 ];
 const URLS: &[&str] = &[
     "https://evil.com/x",
@@ -388,6 +453,18 @@ const URLS: &[&str] = &[
     "https://",
     "javascript:x",
     "",
+    "https://a.b.evil.com/",
+    "https://sub.docs.rs/",
+    "https://EVIL.COM./",
+    "https://evil.com:8080",
+    "http://[::1]/",
+    "https://x.rs",
+    "https://a-b.example/p",
+    "https://xn--bcher-kva.example/",
+    "https://Sub.A.Evil.Com./x",
+    "https://evil%2Ecom/",
+    "http://127.1/",
+    "https://docs.rs.evil.com/",
 ];
 const TOOL_COMMANDS: &[&str] = &[
     "cat .env",
@@ -543,6 +620,86 @@ proptest! {
                 let got = decide_in(src, host, &req, &ctx).unwrap();
                 prop_assert_eq!(&got, &want, "{} disagrees on {:?}", name, req);
             }
+        }
+    }
+}
+
+/// Every hit of one question, sorted (the index and the linear scan report in different
+/// orders; the procedure de-duplicates, so compare as sorted lists, duplicates kept).
+fn path_hits(
+    src: &dyn polc::runtime::RuleSource,
+    tool: &str,
+    q: &polc::runtime::PathQuery,
+    ctx: &Context,
+    side: polc::runtime::Side,
+    host: &str,
+) -> Vec<u32> {
+    let mut v = Vec::new();
+    src.match_path(tool, q, ctx, side, host, &mut |r| v.push(r))
+        .unwrap();
+    v.sort_unstable();
+    v
+}
+
+fn under_hits(
+    src: &dyn polc::runtime::RuleSource,
+    tool: &str,
+    folder: &std::path::Path,
+    ctx: &Context,
+    host: &str,
+) -> Vec<u32> {
+    let mut v = Vec::new();
+    src.match_path_under(tool, folder, ctx, host, &mut |r| v.push(r))
+        .unwrap();
+    v.sort_unstable();
+    v
+}
+
+fn tool_hits(
+    src: &dyn polc::runtime::RuleSource,
+    url: &str,
+    host: &str,
+) -> Vec<(u32, polc::pattern::Match)> {
+    let mut v = Vec::new();
+    src.match_tool("webfetch", url, "", host, &mut |r, m| v.push((r, m)))
+        .unwrap();
+    v.sort_unstable();
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(1000), max_shrink_iters: 2000, ..ProptestConfig::default() })]
+
+    /// The path and web indexes (issue 16) find exactly the rules the reference's linear
+    /// scan finds, for every path of `PATHS` (both file tools, both sides, and as a folder
+    /// read recursively) and every URL of `URLS`: an index that left out a deny would show
+    /// here even where another rule decides the same.
+    #[test]
+    fn path_and_web_index_hits_agree(
+        p in mixed_policy(),
+        host in prop::sample::select(vec!["claude", "codex"]),
+        in_src in any::<bool>(),
+    ) {
+        use polc::runtime::Side;
+        let t = tables(&p);
+        let reference = Reference::new(&p);
+        let table = TableRules::new(|k| t.mapped.section(k)).unwrap();
+        let ctx = test_ctx(in_src);
+        for path in PATHS {
+            let q = polc::runtime::PathQuery::new(path, &ctx);
+            for tool in ["read", "edit"] {
+                for side in [Side::Allow, Side::Restrict] {
+                    let want = path_hits(&reference, tool, &q, &ctx, side, host);
+                    let got = path_hits(&table, tool, &q, &ctx, side, host);
+                    prop_assert_eq!(got, want, "{} {:?} {:?}", tool, side, path);
+                }
+                let want = under_hits(&reference, tool, &q.lexical, &ctx, host);
+                let got = under_hits(&table, tool, &q.lexical, &ctx, host);
+                prop_assert_eq!(got, want, "under {} {:?}", tool, path);
+            }
+        }
+        for url in URLS {
+            prop_assert_eq!(tool_hits(&table, url, host), tool_hits(&reference, url, host), "{:?}", url);
         }
     }
 }

@@ -98,7 +98,8 @@ mod changed_bytes {
         let mut text = String::from(
             "deny bash prefix \"rm\"\nask bash prefix \"git\"\ndeny bash glob \"curl * | sh\"\n\
              deny bash contains \"AKIA\"\ndeny bash regex 'x.*z'\ndeny read glob \"/etc/**\"\n\
-             ask bash glob \"*\"\n",
+             ask bash glob \"*\"\ndeny read glob \"~/.ssh/**\"\ndeny read glob \".env\"\n\
+             deny webfetch glob \"*.evil.com\"\nask webfetch glob \"domain:evil.org\"\n",
         );
         for i in 0..filler {
             text.push_str(&format!(
@@ -118,12 +119,27 @@ mod changed_bytes {
                 command: c.to_string(),
             })
             .collect();
-        r.push(Request::Tool {
-            tool: "read".into(),
-            subject: "/etc/shadow".into(),
-            input_text: "{\"file_path\":\"/etc/shadow\"}".into(),
-            name: "Read".into(),
-        });
+        for path in ["/etc/shadow", "/srv/x/.env", "~/.ssh/id_rsa"] {
+            r.push(Request::Tool {
+                tool: "read".into(),
+                subject: path.into(),
+                input_text: serde_json::json!({ "file_path": path }).to_string(),
+                name: "Read".into(),
+            });
+        }
+        // The path and web indexes (format 4) are read for these.
+        for url in [
+            "https://a.evil.com/x",
+            "https://EVIL.org./",
+            "https://[::1/",
+        ] {
+            r.push(Request::Tool {
+                tool: "webfetch".into(),
+                subject: url.into(),
+                input_text: serde_json::json!({ "url": url }).to_string(),
+                name: "WebFetch".into(),
+            });
+        }
         r
     }
 

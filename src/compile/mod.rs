@@ -6,7 +6,9 @@ use crate::ir::{PatternKind, Policy, Rule, Verdict, TOOL_BASH};
 use crate::pattern::{rule_specificity, SegPattern};
 use crate::table::sections::content::ContentIndex;
 use crate::table::sections::groups::{build_segments, build_tools};
+use crate::table::sections::keys::path_literal;
 use crate::table::sections::keys::{host_bit, index_key, tool_key};
+use crate::table::sections::paths::{build_paths, PathBuild};
 use crate::table::sections::{
     ContentEntry, Kind, PathEntry, RuleRecord, Span, StringsWriter, ToolEntry,
 };
@@ -61,7 +63,7 @@ struct Builder {
     content_count: u32,
     regex: Vec<u8>,
     tools: Vec<(Option<Vec<u8>>, ToolEntry)>,
-    paths: Vec<u8>,
+    paths: Vec<PathBuild>,
     /// (content entry, guard literals) for the content index.
     guards: Vec<(u32, Option<Vec<Vec<u8>>>)>,
 }
@@ -110,9 +112,11 @@ impl Builder {
         self.content_count += 1;
     }
 
-    /// Path globs of file tools: one DFA exact, one case-folded for deny/ask. `Err`: the
-    /// DFA builder's message.
-    fn add_path(&mut self, r: u32, text: &str, allow: bool) -> Result<(), Refused> {
+    /// Path globs of file tools: one DFA exact, one case-folded for deny/ask; indexed by
+    /// class (side, tool, anchor, policy file for `/x`) and literal key. `Err`: the DFA
+    /// builder's message.
+    fn add_path(&mut self, r: u32, rule: &Rule, text: &str) -> Result<(), Refused> {
+        let allow = rule.verdict == Verdict::Allow;
         let g = crate::paths::PathGlob::parse(text);
         let exact = crate::content::build_regex_dfa(&g.regex(false)).map_err(Refused)?;
         let folded = if allow {
@@ -123,14 +127,25 @@ impl Builder {
         let exact = self.add_dfa(&exact);
         let folded = folded.map(|f| self.add_dfa(&f)).unwrap_or_default();
         let glob = self.strings.add(g.glob.as_bytes());
-        PathEntry {
-            rule: r,
+        let file = if g.anchor == crate::paths::Anchor::PolicyDir {
+            rule.span.file.as_bytes().to_vec()
+        } else {
+            Vec::new()
+        };
+        self.paths.push(PathBuild {
+            allow,
             anchor: g.anchor as u32,
-            exact,
-            folded,
-            glob,
-        }
-        .write(&mut self.paths);
+            tool: rule.tool.as_bytes().to_vec(),
+            file,
+            literal: path_literal(g.anchor, &g.glob),
+            entry: PathEntry {
+                rule: r,
+                anchor: g.anchor as u32,
+                exact,
+                folded,
+                glob,
+            },
+        });
         Ok(())
     }
 
@@ -154,7 +169,7 @@ impl Builder {
                 self.add_content(r, kind, data, crate::content::regex_guards(text));
             }
             _ if crate::ir::is_path_tool(&rule.tool) && kind != PatternKind::Any => {
-                self.add_path(r, text, allow)?;
+                self.add_path(r, rule, text)?;
             }
             _ if rule.tool == TOOL_BASH => {
                 // Specifiers never reach bash (the front end turns them into globs).
@@ -174,13 +189,21 @@ impl Builder {
             }
             _ => {
                 // Domain rules and field/argument globs keep their text.
+                // WebFetch domain rules are filed under their host as well
+                // (`web::rule_index_key`), so a URL reads only the rules of its hosts.
+                let mut key = tool_key(&rule.tool);
+                if rule.tool == crate::tools::WEBFETCH && kind != PatternKind::Any {
+                    if let (Some(k), Some(h)) = (key.as_mut(), crate::web::rule_index_key(text)) {
+                        k.extend_from_slice(&h);
+                    }
+                }
                 let text = self.strings.add(text.as_bytes());
                 let e = ToolEntry {
                     rule: r,
                     kind: kind as u32,
                     text,
                 };
-                self.tools.push((tool_key(&rule.tool), e));
+                self.tools.push((key, e));
             }
         }
         Ok(())
@@ -195,6 +218,8 @@ impl Builder {
             build_segments(strings, std::mem::take(&mut self.deny_ask));
         let [al_pats, al_idx, al_hash, al_filters] =
             build_segments(strings, std::mem::take(&mut self.allow));
+        let [paths, path_classes, path_idx, path_hash] =
+            build_paths(strings, std::mem::take(&mut self.paths));
         vec![
             (Kind::Strings as u32, self.strings.bytes),
             (Kind::Rules as u32, self.rules),
@@ -209,9 +234,12 @@ impl Builder {
             (Kind::DenyAskHash as u32, da_hash),
             (Kind::AllowHash as u32, al_hash),
             (Kind::ToolIndex as u32, tool_idx),
-            (Kind::Paths as u32, self.paths),
+            (Kind::Paths as u32, paths),
             (Kind::DenyAskFilters as u32, da_filters),
             (Kind::AllowFilters as u32, al_filters),
+            (Kind::PathClasses as u32, path_classes),
+            (Kind::PathIndex as u32, path_idx),
+            (Kind::PathHash as u32, path_hash),
         ]
     }
 }

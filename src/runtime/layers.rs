@@ -221,7 +221,7 @@ impl Layers {
                             t.display()
                         ))
                     }
-                    Err(why) => return Some(why),
+                    Err(why) => return Some(why.to_string()),
                 }
             }
         }
@@ -270,7 +270,7 @@ impl Layers {
             if self.record {
                 if let (Some(state), Some(root)) = (&self.state_dir, &spec.root) {
                     let (croot, t) = self.record_key(root, &spec.path);
-                    if super::state::table_recorded(state, &croot, &t) == Ok(false) {
+                    if matches!(super::state::table_recorded(state, &croot, &t), Ok(false)) {
                         // Best effort: a table not yet recorded is only not yet guarded
                         // against vanishing.
                         let _ = super::state::record_table(state, &croot, &t);

@@ -115,18 +115,10 @@ fn dfa(bytes: &[u8], text: &str) -> Result<bool, Corrupt> {
         .ok_or(Corrupt::section(crate::table::sections::Kind::Regex))
 }
 
-/// Does one path rule match? Deny/ask (`allow == false`): either form, exactly or
-/// case-insensitively after NFC. Allow: both forms, exactly.
-pub fn rule_matches(
-    anchor: Anchor,
-    policy_dir: Option<&Path>,
-    exact: &[u8],
-    folded: &[u8],
-    q: &PathQuery,
-    ctx: &Context,
-    allow: bool,
-) -> Result<bool, Corrupt> {
-    // Each base may itself be a symlink: try it lexically and canonically.
+/// The bases a pattern with this anchor is matched under, each lexically and (when it
+/// differs) canonically — each base may itself be a symlink; `[None]` for anchors without a
+/// base (absolute, any depth).
+pub fn roots(anchor: Anchor, policy_dir: Option<&Path>, ctx: &Context) -> Vec<Option<PathBuf>> {
     let mut roots: Vec<Option<PathBuf>> = Vec::new();
     for p in bases(anchor, policy_dir, ctx) {
         let c = canonical_base(&p);
@@ -138,8 +130,51 @@ pub fn rule_matches(
     if roots.is_empty() {
         roots.push(None);
     }
+    roots
+}
+
+/// Every text a pattern with this anchor is matched against for `q` (both forms, each
+/// root): what the path index looks up, and all that [`rule_matches_in`] reads.
+pub fn texts(anchor: Anchor, roots: &[Option<PathBuf>], q: &PathQuery) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for form in [&q.lexical, &q.canonical] {
+        for bs in roots {
+            if let Some(t) = paths::relative_to(form, anchor, bs.as_deref()) {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Does one path rule match? Deny/ask (`allow == false`): either form, exactly or
+/// case-insensitively after NFC. Allow: both forms, exactly.
+pub fn rule_matches(
+    anchor: Anchor,
+    policy_dir: Option<&Path>,
+    exact: &[u8],
+    folded: &[u8],
+    q: &PathQuery,
+    ctx: &Context,
+    allow: bool,
+) -> Result<bool, Corrupt> {
+    let roots = roots(anchor, policy_dir, ctx);
+    rule_matches_in(anchor, &roots, exact, folded, q, allow)
+}
+
+/// [`rule_matches`] with the roots ([`roots`]) already worked out.
+pub fn rule_matches_in(
+    anchor: Anchor,
+    roots: &[Option<PathBuf>],
+    exact: &[u8],
+    folded: &[u8],
+    q: &PathQuery,
+    allow: bool,
+) -> Result<bool, Corrupt> {
     let form_matches = |form: &Path, folded_ok: bool| -> Result<bool, Corrupt> {
-        for bs in &roots {
+        for bs in roots {
             let Some(text) = paths::relative_to(form, anchor, bs.as_deref()) else {
                 continue;
             };

@@ -316,16 +316,38 @@ fn table_record_name(root: &Path, table: &Path) -> String {
     name_of(&[root.as_os_str().as_bytes(), table.as_os_str().as_bytes()])
 }
 
+/// A table record that cannot be used (the caller denies, showing it).
+#[derive(Debug)]
+pub enum RecordError {
+    /// The record is there but its seal or fields are wrong.
+    Damaged(PathBuf),
+    /// The record could not be read.
+    Unreadable(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordError::Damaged(p) => write!(f, "polc's record {} is damaged", p.display()),
+            RecordError::Unreadable(p, e) => {
+                write!(f, "polc's record {} cannot be read: {e}", p.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
 /// Has (root, table) been recorded? `Err` when the record cannot be read (unusable).
-pub fn table_recorded(state: &Path, root: &Path, table: &Path) -> Result<bool, String> {
+pub fn table_recorded(state: &Path, root: &Path, table: &Path) -> Result<bool, RecordError> {
     let p = state.join(TABLES_DIR).join(table_record_name(root, table));
     match read_record(&p) {
         Ok(None) => Ok(false),
         Ok(Some((text, _))) => match unseal(&text) {
             Some(f) if f.len() == 3 && f[0] == "table1" => Ok(true),
-            _ => Err(format!("polc's record {} is damaged", p.display())),
+            _ => Err(RecordError::Damaged(p)),
         },
-        Err(e) => Err(format!("polc's record {} cannot be read: {e}", p.display())),
+        Err(e) => Err(RecordError::Unreadable(p, e)),
     }
 }
 
@@ -426,18 +448,18 @@ mod tests {
             Path::new("/p/compiled/policy.bin"),
             Path::new("/p/.polc/policy.bin"),
         );
-        assert_eq!(table_recorded(d.path(), r, t1), Ok(false));
+        assert!(!table_recorded(d.path(), r, t1).unwrap());
         record_table(d.path(), r, t1).unwrap();
         record_table(d.path(), r, t1).unwrap();
         record_table(d.path(), r, t2).unwrap();
         record_table(d.path(), Path::new("/q"), t1).unwrap();
-        assert_eq!(table_recorded(d.path(), r, t1), Ok(true));
+        assert!(table_recorded(d.path(), r, t1).unwrap());
         assert_eq!(forget_tables(d.path(), r, Some(t2)).unwrap(), 1);
-        assert_eq!(table_recorded(d.path(), r, t2), Ok(false));
-        assert_eq!(table_recorded(d.path(), r, t1), Ok(true));
+        assert!(!table_recorded(d.path(), r, t2).unwrap());
+        assert!(table_recorded(d.path(), r, t1).unwrap());
         assert_eq!(forget_tables(d.path(), r, None).unwrap(), 1);
-        assert_eq!(table_recorded(d.path(), r, t1), Ok(false));
-        assert_eq!(table_recorded(d.path(), Path::new("/q"), t1), Ok(true));
+        assert!(!table_recorded(d.path(), r, t1).unwrap());
+        assert!(table_recorded(d.path(), Path::new("/q"), t1).unwrap());
         // A damaged record is unreadable, not absent.
         let p = d
             .path()

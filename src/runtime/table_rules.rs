@@ -5,7 +5,7 @@
 //! lookup finds the reading's groups by key and touches only their patterns. Every read is
 //! bounds-checked; a bad record is [`Corrupt`], never a panic.
 
-use super::pathmatch::{path_could_hold, policy_dir, rule_matches};
+use super::pathmatch::{path_could_hold, rule_matches};
 use super::{Context, Corrupt, PathQuery, RuleDesc, RuleFacts, RuleSource, Score, Side};
 use crate::ir::{PatternKind, Verdict};
 use crate::paths::Anchor;
@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 mod memo;
+mod paths;
 use super::toolmatch::tool_pattern_match;
 use memo::Memo;
 
@@ -268,34 +269,6 @@ impl<'a> TableRules<'a> {
         }
         Ok(())
     }
-
-    /// Path entries of `tool` for allow or deny/ask rules of `host`, with their rule's
-    /// policy folder.
-    fn path_entries(
-        &self,
-        tool: &str,
-        allow: bool,
-        host: &str,
-        ctx: &Context,
-        f: &mut dyn FnMut(
-            crate::table::sections::PathEntry,
-            Option<std::path::PathBuf>,
-        ) -> Result<(), Corrupt>,
-    ) -> Result<(), Corrupt> {
-        for e in 0..self.s.paths.count() {
-            let entry = self.s.paths.get(e).at(Corrupt::record(Kind::Paths, e))?;
-            let r = self.rule(entry.rule)?;
-            if (verdict(&r, entry.rule)? == Verdict::Allow) != allow
-                || !host_applies(r.hosts(), host)
-                || self.tool_of(&r)? != tool
-            {
-                continue;
-            }
-            let dir = policy_dir(self.str_at(r.file())?, ctx);
-            f(entry, dir)?;
-        }
-        Ok(())
-    }
 }
 
 fn span_range(s: Span, bad: Corrupt) -> Result<std::ops::Range<usize>, Corrupt> {
@@ -442,7 +415,7 @@ impl RuleSource for TableRules<'_> {
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
         let allow = side.is_allow();
-        self.path_entries(tool, allow, host, ctx, &mut |entry, dir| {
+        self.path_entries(tool, allow, host, ctx, Some(q), &mut |entry, dir| {
             let anchor = Anchor::from_u8(entry.anchor as u8).at(Corrupt::section(Kind::Paths))?;
             let regex = |s: Span| {
                 let bad = Corrupt::offset(Kind::Regex, s.off);
@@ -464,7 +437,7 @@ impl RuleSource for TableRules<'_> {
         host: &str,
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
-        self.path_entries(tool, false, host, ctx, &mut |entry, dir| {
+        self.path_entries(tool, false, host, ctx, None, &mut |entry, dir| {
             let anchor = Anchor::from_u8(entry.anchor as u8).at(Corrupt::section(Kind::Paths))?;
             let glob = self.str_at(entry.glob)?;
             if path_could_hold(anchor, dir.as_deref(), glob, folder, ctx) {
@@ -494,7 +467,7 @@ impl RuleSource for TableRules<'_> {
                 }
             }
         }
-        Ok(())
+        self.web_tool_entries(tool, subject, input_text, host, f)
     }
 }
 

@@ -21,17 +21,40 @@ pub fn config_dir() -> Option<PathBuf> {
     super::state::config_dir()
 }
 
-/// Canonical form when it exists, else the path itself made absolute.
+/// Canonical form when it exists, else the path itself made absolute. An existing path's
+/// canonical form is resolved once per thread (a hook call is one process: the project
+/// root was resolved three times a call, ≈ 18 `readlink`s, by the layers, the trust check
+/// and the tripwire), so every part of a call sees the same answer.
 pub fn canon(p: &Path) -> PathBuf {
-    p.canonicalize().unwrap_or_else(|_| {
-        if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            std::env::current_dir()
-                .map(|c| c.join(p))
-                .unwrap_or_else(|_| p.to_path_buf())
+    type Memo = std::collections::HashMap<PathBuf, PathBuf>;
+    thread_local! {
+        static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::default();
+    }
+    // Absolute paths only: a relative one depends on the current folder.
+    let memo = p.is_absolute();
+    if let Some(c) = memo
+        .then(|| MEMO.with(|m| m.borrow().get(p).cloned()))
+        .flatten()
+    {
+        return c;
+    }
+    match p.canonicalize() {
+        Ok(c) => {
+            memo.then(|| {
+                MEMO.with(|m| {
+                    let mut m = m.borrow_mut();
+                    if m.len() < 64 {
+                        m.insert(p.to_path_buf(), c.clone());
+                    }
+                })
+            });
+            c
         }
-    })
+        Err(_) if p.is_absolute() => p.to_path_buf(),
+        Err(_) => std::env::current_dir()
+            .map(|c| c.join(p))
+            .unwrap_or_else(|_| p.to_path_buf()),
+    }
 }
 
 /// Lowercase hex of `b`. (A `format!` per byte cost ~600 instructions a byte: 20,000 per

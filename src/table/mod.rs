@@ -31,8 +31,9 @@ pub use write::{encode, write_atomic};
 /// The on-disk format version this polc writes and reads.
 /// Version 2: the section format moved to `sections` (typed records, every section required;
 /// version-1 tables had optional index sections read by linear fallbacks). Version 3: segment
-/// groups have filters (sections 16, 17).
-pub const FORMAT_VERSION: u32 = 3;
+/// groups have filters (sections 16, 17). Version 4: path index (sections 18–20) and WebFetch
+/// domain rules filed under their host in the tool index.
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Size cap for a table file (256 MiB). A larger file is refused before it is mapped
 /// (`LoadError::TooLarge`): it bounds the address space and the one-time CRC an attacker-written

@@ -95,6 +95,17 @@ impl<'a> GroupIndex<'a> {
         Ok(g)
     }
 
+    /// The path index (section 19 over the entries of section 15, with its key hash, 20).
+    pub fn paths(
+        pats: &'a [u8],
+        idx: &'a [u8],
+        hash: &'a [u8],
+    ) -> Result<GroupIndex<'a>, SectionError> {
+        let mut g = GroupIndex::new(Kind::Paths, Kind::PathIndex, pats, 8, idx)?;
+        g.hash = Some(KeyHash::new(Kind::PathHash, hash)?);
+        Ok(g)
+    }
+
     /// The tool-pattern index.
     pub fn tools(pats: &'a [u8], idx: &'a [u8]) -> Result<GroupIndex<'a>, SectionError> {
         GroupIndex::new(Kind::ToolPatterns, Kind::ToolIndex, pats, TOOL_WORDS, idx)
@@ -285,7 +296,9 @@ impl<'a> GroupIndex<'a> {
 
 /// Sort (key, rule, …) entries into the wild group then key groups, rule order inside.
 /// Returns the groups: (key, first entry, count); the wild group is entries `0..wild`.
-fn groups_of<T>(entries: &mut [(Option<Vec<u8>>, u32, T)]) -> (u32, Vec<(Vec<u8>, u32, u32)>) {
+pub(super) fn groups_of<T>(
+    entries: &mut [(Option<Vec<u8>>, u32, T)],
+) -> (u32, Vec<(Vec<u8>, u32, u32)>) {
     entries.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut groups: Vec<(Vec<u8>, u32, u32)> = Vec::new();
     let mut wild = 0u32;
@@ -303,7 +316,7 @@ fn groups_of<T>(entries: &mut [(Option<Vec<u8>>, u32, T)]) -> (u32, Vec<(Vec<u8>
 
 /// The index section: header, then one record per group. `filters[g]` is group g's filter
 /// (the wild group's last).
-fn index_bytes(
+pub(super) fn index_bytes(
     strings: &mut StringsWriter,
     wild: u32,
     groups: &[(Vec<u8>, u32, u32)],

@@ -84,3 +84,80 @@ pub fn host_bit(host: &str) -> u32 {
 pub fn host_applies(mask: u32, host: &str) -> bool {
     mask == 0 || mask & host_bit(host) != 0
 }
+
+/// Bytes that start a wildcard, a class or an escape in a path glob (as
+/// `crate::paths::PathGlob::fixed` reads them).
+const PATH_WILD: &[u8] = b"*?[\\";
+
+/// A literal path component the index may key on: non-empty, not `.` or `..`, ASCII, no
+/// wildcard and no `/`.
+fn literal_component(c: &[u8]) -> bool {
+    !c.is_empty()
+        && c != b"."
+        && c != b".."
+        && c.iter()
+            .all(|&b| b.is_ascii() && b != b'/' && !PATH_WILD.contains(&b))
+}
+
+/// The literal key of a path glob below its anchor (the path index, section 19),
+/// ASCII-lowercased (deny/ask match case-insensitively; for allow the key is a superset):
+///
+/// - anchored (`//`, `~/`, `/`, `./`, `a/b`): the leading components that are literal
+///   ([`literal_component`]), joined by `/`. The glob's regex is `^{body}(?:/.*)?$` over the
+///   path relative to a base, so a text it matches starts with those components followed by
+///   `/` or its end: one of the text's folder prefixes ([`path_lookups`]) is the key.
+/// - a bare name at any depth (`.env`): the name when it is wholly literal (its regex,
+///   `^(?:.*/)?{name}(?:/.*)?$`, matches only a path with a component equal to it).
+///
+/// Empty: no literal start, looked up for every text of its class.
+pub fn path_literal(anchor: crate::paths::Anchor, glob: &str) -> Vec<u8> {
+    let g = glob.as_bytes();
+    if anchor == crate::paths::Anchor::AnyDepth {
+        return if literal_component(g) {
+            g.to_ascii_lowercase()
+        } else {
+            Vec::new()
+        };
+    }
+    let mut end = 0;
+    let mut at = 0;
+    for c in g.split(|&b| b == b'/') {
+        if !literal_component(c) {
+            break;
+        }
+        end = at + c.len();
+        at = end + 1;
+    }
+    g[..end].to_ascii_lowercase()
+}
+
+/// The literal keys a text (a path relative to a pattern's base, or the whole path for bare
+/// names) is looked up under: the empty key, and every folder prefix of the text (bare
+/// names: every component), ASCII-lowercased. `None` when the text has a non-ASCII byte:
+/// case folding after NFC may map it onto an ASCII key (`K` U+212A is `k`, `ſ` is `s`,
+/// U+037E is `;`), so every key of the class may match.
+pub fn path_lookups(anchor: crate::paths::Anchor, text: &str) -> Option<Vec<Vec<u8>>> {
+    let t = text.as_bytes();
+    if !t.is_ascii() {
+        return None;
+    }
+    let lower = t.to_ascii_lowercase();
+    let mut out: Vec<Vec<u8>> = vec![Vec::new()];
+    if anchor == crate::paths::Anchor::AnyDepth {
+        for c in lower.split(|&b| b == b'/') {
+            if !c.is_empty() && !out.iter().any(|k| k == c) {
+                out.push(c.to_vec());
+            }
+        }
+    } else {
+        for (i, &b) in lower.iter().enumerate() {
+            if b == b'/' && i > 0 {
+                out.push(lower[..i].to_vec());
+            }
+        }
+        if !lower.is_empty() {
+            out.push(lower);
+        }
+    }
+    Some(out)
+}

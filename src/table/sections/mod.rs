@@ -23,7 +23,7 @@ use std::fmt;
 
 pub use content::{ContentEntry, ContentIndex, Contents};
 pub use groups::{GroupIndex, KeyHash, SegEntry, ToolEntry};
-pub use paths::{PathEntry, Paths};
+pub use paths::{PathClass, PathClasses, PathEntry, Paths};
 pub use rules::{Rule, RuleRecord, Rules, RULE_WORDS};
 pub use strings::{Span, Strings, StringsWriter};
 
@@ -64,10 +64,16 @@ pub enum Kind {
     DenyAskFilters = 16,
     /// Filters of the large allow segment groups.
     AllowFilters = 17,
+    /// Classes of path entries ([`PathClass`]: side, tool, anchor, policy file).
+    PathClasses = 18,
+    /// Path index ([`GroupIndex`] over section 15, keyed by class and literal folders).
+    PathIndex = 19,
+    /// Hash over the path index keys ([`KeyHash`]).
+    PathHash = 20,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 16] = [
+    pub const ALL: [Kind; 19] = [
         Kind::Strings,
         Kind::Rules,
         Kind::DenyAskPatterns,
@@ -84,6 +90,9 @@ impl Kind {
         Kind::Paths,
         Kind::DenyAskFilters,
         Kind::AllowFilters,
+        Kind::PathClasses,
+        Kind::PathIndex,
+        Kind::PathHash,
     ];
 
     /// The sections of the deny/ask segment index, and of the allow one.
@@ -118,6 +127,9 @@ impl Kind {
             Kind::Paths => "paths",
             Kind::DenyAskFilters => "deny/ask group filters",
             Kind::AllowFilters => "allow group filters",
+            Kind::PathClasses => "path classes",
+            Kind::PathIndex => "path index",
+            Kind::PathHash => "path key hash",
         }
     }
 }
@@ -244,6 +256,9 @@ pub struct Sections<'a> {
     pub regex: &'a [u8],
     pub tools: GroupIndex<'a>,
     pub paths: Paths<'a>,
+    pub path_classes: PathClasses<'a>,
+    /// The path index over `paths` (its entries are section 15's).
+    pub path_index: GroupIndex<'a>,
 }
 
 impl<'a> Sections<'a> {
@@ -263,6 +278,12 @@ impl<'a> Sections<'a> {
             regex: sec(Kind::Regex)?,
             tools: GroupIndex::tools(sec(Kind::ToolPatterns)?, sec(Kind::ToolIndex)?)?,
             paths: Paths::new(sec(Kind::Paths)?)?,
+            path_classes: PathClasses::new(sec(Kind::PathClasses)?)?,
+            path_index: GroupIndex::paths(
+                sec(Kind::Paths)?,
+                sec(Kind::PathIndex)?,
+                sec(Kind::PathHash)?,
+            )?,
         })
     }
 }
