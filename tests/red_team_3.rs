@@ -1942,7 +1942,11 @@ fn s4_outputs_inside_option_values() {
 #[test]
 fn s4_git_hook_managers() {
     expect(&[
-        (Broad, r##"echo "rm -rf ~" | tee .husky/pre-commit"##, AskOrDeny),
+        (
+            Broad,
+            r##"echo "rm -rf ~" | tee .husky/pre-commit"##,
+            AskOrDeny,
+        ),
         (Broad, r##"cp /tmp/x .githooks/pre-push"##, AskOrDeny),
         (Broad, r##"echo x >> .pre-commit-config.yaml"##, AskOrDeny),
         (Broad, r##"sed -i s/a/b/ lefthook.yml"##, AskOrDeny),
