@@ -648,9 +648,7 @@ impl<'a> Lexer<'a> {
                 {
                     self.pos += 1;
                 }
-                parts.push(Part::Unknown(
-                    String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
-                ));
+                parts.push(self.unknown_since(start));
             }
             // zsh `$~X` (its value as a pattern), `$=X` (split into words), `$^X`, `$+X`:
             // the value of X there (bash reads the text literally; zsh runs agents too).
@@ -663,9 +661,7 @@ impl<'a> Lexer<'a> {
             }
             Some(c) if c.is_ascii_digit() || b"@*#?$!-".contains(&c) => {
                 self.pos += 2;
-                parts.push(Part::Unknown(
-                    String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
-                ));
+                parts.push(self.unknown_since(start));
             }
             _ => {
                 // A lone `$` is literal.
@@ -708,9 +704,12 @@ impl<'a> Lexer<'a> {
             unattest.push("command substitution");
             self.nested(inner);
         }
-        parts.push(Part::Unknown(
-            String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
-        ));
+        parts.push(self.unknown_since(start));
+    }
+
+    /// The text from `start` to here, as a value polc cannot know.
+    fn unknown_since(&self, start: usize) -> Part {
+        Part::Unknown(String::from_utf8_lossy(&self.src[start..self.pos]).into_owned())
     }
 
     /// zsh's `$~X`, `$=X`, `$^X`, `$+X` (see `dollar`): an unknown value; `~` makes the
@@ -734,9 +733,7 @@ impl<'a> Lexer<'a> {
         {
             self.pos += 1;
         }
-        parts.push(Part::Unknown(
-            String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
-        ));
+        parts.push(self.unknown_since(start));
     }
 
     /// `${…}`: an unknown value; a substitution in a default value is looked into.
@@ -806,9 +803,7 @@ impl<'a> Lexer<'a> {
                 self.nested(value);
             }
         }
-        parts.push(Part::Unknown(
-            String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
-        ));
+        parts.push(self.unknown_since(start));
     }
 
     fn ansi_escape(&mut self, out: &mut Vec<u8>) {
@@ -935,9 +930,7 @@ impl<'a> Lexer<'a> {
             self.global.push("unterminated backtick");
         }
         self.nested(&inner);
-        parts.push(Part::Unknown(
-            String::from_utf8_lossy(&self.src[start..self.pos]).into_owned(),
-        ));
+        parts.push(self.unknown_since(start));
     }
 
     /// Parse a separate piece of text (backticks, `${…}` defaults) one level deeper.
