@@ -283,3 +283,41 @@ fn codex_relative_writes_of_protected_names_without_a_workdir() {
         "none"
     );
 }
+
+/// `CDPATH` exported into the agent's environment moves a relative `cd` as one set in the
+/// command does (red team 4, C4-7 variant): the folder is unknown, never allowed.
+#[test]
+fn an_inherited_cdpath_makes_a_relative_cd_unknown() {
+    let p = Project::new();
+    p.write("policies/main.pol", "allow bash glob \"*\" { id all }\n");
+    p.write(".claude/hooks/h.sh", "#!/bin/sh\n");
+    p.build_trusted();
+    let root = p.dir.path().canonicalize().unwrap();
+    let run = |cdpath: Option<&std::path::Path>| {
+        let stdin = json!({"session_id": "s1", "cwd": root, "permission_mode": "default",
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "cd hooks && rm -f h.sh"}})
+        .to_string();
+        let mut c = p.cmd(&["hook", "--host", "claude"]);
+        c.env("CLAUDE_PROJECT_DIR", &root)
+            .env("HOME", root.join("home"));
+        match cdpath {
+            Some(d) => c.env("CDPATH", d),
+            None => c.env_remove("CDPATH"),
+        };
+        let r = c
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        String::from_utf8_lossy(&r.stdout).into_owned()
+    };
+    assert!(run(None).contains("\"allow\""), "{}", run(None));
+    let out = run(Some(&root.join(".claude")));
+    assert!(out.contains("\"ask\"") || out.contains("\"deny\""), "{out}");
+}

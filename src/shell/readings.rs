@@ -569,16 +569,9 @@ enum Unpeeled {
 /// Every suffix of a wrapper's words that starts with a non-option word, as a command (at
 /// most 16): `xargs --frob rm -rf /` reads `rm -rf /`.
 fn unread_suffixes(words: &[Word], values: &[Vec<u8>], r: &mut SegmentReadings) {
-    let mut n = 0;
-    for k in 1..words.len().min(values.len()) {
-        if values[k].starts_with(b"-") {
-            continue;
-        }
-        r.inner(Inner::Words(words[k..].to_vec()));
-        n += 1;
-        if n >= 16 {
-            break;
-        }
+    let n = words.len().min(values.len()).saturating_sub(1);
+    for s in effects::command_suffixes(&words[1..], n, |k| values[k + 1].starts_with(b"-")) {
+        r.inner(Inner::Words(s.to_vec()));
     }
 }
 

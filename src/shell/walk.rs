@@ -41,11 +41,15 @@ pub struct Walk {
 
 impl Walk {
     /// Folders the command changes into (`cd`, `pushd`, `git -C`), as written; None when
-    /// one is unknown (`cd $D`, `cd -`) or there are more than 64, or when the command sets
-    /// `CDPATH` and a `cd`/`pushd` names a relative folder bash looks up there first
+    /// one is unknown (`cd $D`, `cd -`) or there are more than 64, or when `CDPATH` is set
+    /// (by the command or in polc's environment) and a `cd`/`pushd` names a relative folder
+    /// bash looks up there first
     /// (`CDPATH=/p/.claude cd hooks` lands in `/p/.claude/hooks`).
     pub fn chdirs(&self) -> Option<Vec<Vec<u8>>> {
-        let cdpath = self.segments.iter().any(|w| w.seg.text.contains("CDPATH"));
+        // Set in the command, or exported into the agent's environment (and so, most likely,
+        // into the shell that runs the command).
+        let cdpath = self.segments.iter().any(|w| w.seg.text.contains("CDPATH"))
+            || std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty());
         let mut out: Vec<Vec<u8>> = Vec::new();
         for w in &self.segments {
             for e in &w.effects {

@@ -194,6 +194,20 @@ impl Effects {
     }
 }
 
+/// The suffixes of `words` that start at one of its first `n` words that `is_option` (given
+/// the word's index) says is not an option, at most 16: the commands a runner, or a wrapper
+/// polc cannot read through, may run (`strace -o log CMD`, `xargs --frob rm -rf /`).
+pub fn command_suffixes<'a>(
+    words: &'a [Word],
+    n: usize,
+    is_option: impl Fn(usize) -> bool + 'a,
+) -> impl Iterator<Item = &'a [Word]> + 'a {
+    (0..n.min(words.len()))
+        .filter(move |&k| !is_option(k))
+        .take(16)
+        .map(move |k| &words[k..])
+}
+
 /// The last component of a path (`a/b/` → `b`; `src/.` → `.`).
 pub fn basename(p: &[u8]) -> &[u8] {
     let t = p.strip_suffix(b"/").unwrap_or(p);

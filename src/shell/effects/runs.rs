@@ -770,16 +770,9 @@ pub(super) fn join_words(ws: &[Word]) -> String {
 /// starts with a non-option word is walked as a command, so a deny anywhere in it denies.
 pub(super) fn suffix_runner(args: &[String], arg_words: &[Word], r: &mut Runs) {
     r.unattest("command runner");
-    let mut n = 0;
-    for k in 0..args.len().min(arg_words.len()) {
-        if args[k].starts_with('-') {
-            continue;
-        }
-        r.inner(Inner::Words(arg_words[k..].to_vec()));
-        n += 1;
-        if n >= 16 {
-            break;
-        }
+    let n = args.len().min(arg_words.len());
+    for s in super::command_suffixes(arg_words, n, |k| args[k].starts_with('-')) {
+        r.inner(Inner::Words(s.to_vec()));
     }
 }
 
