@@ -41,6 +41,16 @@ pub struct Word {
     pub expanded: bool,
 }
 
+/// A word of a segment as the readings and the catalogue see it: borrowed from the segment
+/// (no copy per reading: segments hold 16,000 words) or made by a reading (a brace
+/// expansion's word, zsh's `=rm`, the word `xargs` appends).
+pub type WordRef<'a> = std::borrow::Cow<'a, Word>;
+
+/// Owned copies of `ws` (for [`Inner::Words`]).
+pub fn owned_words(ws: &[WordRef<'_>]) -> Vec<Word> {
+    ws.iter().map(|w| w.as_ref().clone()).collect()
+}
+
 /// One token of a word for expansion: a byte and whether it was unquoted, or unknown.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Tok {

@@ -4,8 +4,9 @@
 
 use super::effects::{self, git, Inner};
 use super::lists::{self, WrapperSpec};
-use super::{Segment, Word, MAX_BRACE_WORDS, MAX_READINGS};
+use super::{Segment, Word, WordRef, MAX_BRACE_WORDS, MAX_READINGS};
 use crate::pattern::WILD;
+use std::borrow::Cow;
 
 /// In [`SegmentReadings::stages`]: bytes from a parameter or a substitution's output.
 pub const UNKNOWN: u8 = 0xFD;
@@ -114,26 +115,27 @@ pub fn analyse_segment(seg: &Segment) -> SegmentReadings {
         r.unattest("zsh =NAME expansion (a program's path)");
     }
     let mut budget = MAX_BRACE_WORDS;
-    let mut words: Vec<Word> = Vec::with_capacity(seg.words.len());
+    // The segment's words are borrowed, not copied, by every reading.
+    let mut words: Vec<WordRef<'_>> = Vec::with_capacity(seg.words.len());
     let mut values: Vec<Vec<u8>> = Vec::with_capacity(seg.words.len());
     for w in &seg.words {
         match w.deny_values(&mut budget) {
             Some(v) if v.len() == 1 => {
-                words.push(w.clone());
+                words.push(Cow::Borrowed(w));
                 values.extend(v);
             }
             Some(v) => {
                 for x in v {
-                    words.push(Word {
+                    words.push(Cow::Owned(Word {
                         expanded: true,
                         ..Word::unknown(w.raw.clone())
-                    });
+                    }));
                     values.push(x);
                 }
             }
             None => {
                 r.unattest("brace expansion over 256 words");
-                words.push(Word::unknown(w.raw.clone()));
+                words.push(Cow::Owned(Word::unknown(w.raw.clone())));
                 values.push(vec![WILD]);
             }
         }
@@ -188,7 +190,7 @@ fn env_runs(name: &str, value: &[u8], r: &mut SegmentReadings) {
 
 /// `NAME[` with its subscript continued in later words up to one holding `]=`/`]+=`: the
 /// index of that word (at most 16 words on).
-fn spaced_array_assignment(words: &[Word]) -> Option<usize> {
+fn spaced_array_assignment(words: &[WordRef<'_>]) -> Option<usize> {
     let w0 = words.first()?.raw.as_str();
     let open = w0.find('[')?;
     let name_ok = w0[..open]
@@ -262,7 +264,11 @@ fn shell_builtins(name: &str, values: &[Vec<u8>], args: &[String], r: &mut Segme
 /// Peel one word that stands before the program: an assignment (`FOO=1`, `a['1']=1`,
 /// `a[ ]=1`), or a zsh form (`=rm`, `noglob`, `nocorrect`, `repeat N`, `sched T`). True when
 /// one was peeled.
-fn peel_prefix(words: &mut Vec<Word>, values: &mut Vec<Vec<u8>>, r: &mut SegmentReadings) -> bool {
+fn peel_prefix(
+    words: &mut Vec<WordRef<'_>>,
+    values: &mut Vec<Vec<u8>>,
+    r: &mut SegmentReadings,
+) -> bool {
     let w0 = &words[0];
     // `a['1']=1 cmd`, `a[ ]=1 cmd`: bash rejects the assignment and still runs cmd, and
     // evaluates the subscript as arithmetic first (`a['$(cmd)']=1` runs cmd). Bug fixed:
@@ -295,10 +301,10 @@ fn peel_prefix(words: &mut Vec<Word>, values: &mut Vec<Vec<u8>>, r: &mut Segment
         if raw.len() > 1 && raw.starts_with('=') && values[0].first() == Some(&b'=') {
             r.unattest("zsh =command expansion");
             values[0].remove(0);
-            words[0] = Word {
+            words[0] = Cow::Owned(Word {
                 expanded: true,
                 ..Word::unknown(raw[1..].to_string())
-            };
+            });
             return true;
         }
         match raw {
@@ -338,7 +344,7 @@ fn peel_prefix(words: &mut Vec<Word>, values: &mut Vec<Vec<u8>>, r: &mut Segment
 
 /// Remove, one at a time, what deny/ask rules must see through, recording a reading at
 /// every step and checking every step's program for unattestable constructs.
-fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings) {
+fn peel(mut words: Vec<WordRef<'_>>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings) {
     let mut steps = 0;
     loop {
         if values.is_empty() {
@@ -367,7 +373,7 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
         let w0 = &words[0];
         if prog.contains(&WILD) {
             r.unattest("program name is not a literal word");
-            r.stages.push(stage_of(&words, &values));
+            r.stages.push(stage_into(&words, values));
             return;
         }
         if w0.expanded {
@@ -385,8 +391,10 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
             // `-X DELETE a b`: not a command bash can run as written (Claude Code asks too).
             r.unattest("a command word that begins with `-`");
         }
-        // A program stands first: this is a stage the catalogue reads.
-        r.stages.push(stage_of(&words, &values));
+        // A program stands first: this is a stage the catalogue reads. Filled in when the
+        // step ends: with the words themselves when it is the last (no copy of every word).
+        let stage = r.stages.len();
+        r.stages.push(Vec::new());
         let args: Vec<String> = values[1..].iter().map(|v| text(v)).collect();
         let runs = effects::runs_of(&name, &args, &words[1..]);
         for u in runs.unattestable {
@@ -408,6 +416,7 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
         }
         extra_readings(&name, &values, r);
         let Some(spec) = lists::wrapper(&name) else {
+            r.stages[stage] = stage_into(&words, values);
             return;
         };
         match peel_wrapper(spec, &values, r) {
@@ -417,16 +426,21 @@ fn peel(mut words: Vec<Word>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings)
                 // with a non-option word is walked as a command (the segment is
                 // unattestable already).
                 unread_suffixes(&words, &values, r);
+                r.stages[stage] = stage_into(&words, values);
                 return;
             }
-            Err(Unpeeled::Stop) => return,
+            Err(Unpeeled::Stop) => {
+                r.stages[stage] = stage_into(&words, values);
+                return;
+            }
             Ok(k) => {
+                r.stages[stage] = stage_of(&words, &values);
                 words.drain(..k);
                 values.drain(..k);
                 if name == "xargs" {
                     // xargs appends words read from stdin.
                     values.push(vec![WILD]);
-                    words.push(Word::unknown("…".into()));
+                    words.push(Cow::Owned(Word::unknown("…".into())));
                 }
             }
         }
@@ -541,7 +555,23 @@ pub const MAX_PEEL: usize = 64;
 
 /// In stages, bytes from a parameter or substitution (which may hold `/` and `..`) are
 /// UNKNOWN; WILD is left for glob characters (which stay in one folder).
-fn stage_of(words: &[Word], values: &[Vec<u8>]) -> Vec<Vec<u8>> {
+/// [`stage_of`] made of `values` themselves.
+fn stage_into(words: &[WordRef<'_>], mut values: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    for (v, w) in values.iter_mut().zip(words) {
+        if w.parts.iter().any(|p| matches!(p, super::Part::Unknown(_))) {
+            for b in v.iter_mut() {
+                if *b == WILD {
+                    *b = UNKNOWN;
+                }
+            }
+        }
+    }
+    // `stage_of` zips: a value without a word is not part of the stage.
+    values.truncate(words.len());
+    values
+}
+
+fn stage_of(words: &[WordRef<'_>], values: &[Vec<u8>]) -> Vec<Vec<u8>> {
     values
         .iter()
         .zip(words)
@@ -568,10 +598,10 @@ enum Unpeeled {
 
 /// Every suffix of a wrapper's words that starts with a non-option word, as a command (at
 /// most 16): `xargs --frob rm -rf /` reads `rm -rf /`.
-fn unread_suffixes(words: &[Word], values: &[Vec<u8>], r: &mut SegmentReadings) {
+fn unread_suffixes(words: &[WordRef<'_>], values: &[Vec<u8>], r: &mut SegmentReadings) {
     let n = words.len().min(values.len()).saturating_sub(1);
     for s in effects::command_suffixes(&words[1..], n, |k| values[k + 1].starts_with(b"-")) {
-        r.inner(Inner::Words(s.to_vec()));
+        r.inner(Inner::Words(super::owned_words(s)));
     }
 }
 

@@ -18,7 +18,7 @@
 //!   file-transfer clients, `make -f -`, `sed -f -`): the text is not visible, so the
 //!   segment is unattestable (as `… | sh` is).
 
-use super::super::{Part, Word};
+use super::super::{Part, Word, WordRef};
 use super::builds::go_value_words;
 use super::runs::{option_values, suffix_runner};
 use super::{Inner, Runs};
@@ -317,7 +317,7 @@ const CODE_OPTS: &[&str] = &[
     "--command",
 ];
 
-pub fn classify(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+pub fn classify(n: &str, base: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     // The version-trimmed name, unless trimming ate a name that ends in a digit (`m4`).
     let base = if base.len() < 2 { n } else { base };
     if INTERPRETER_LIKE.contains(&base) {
@@ -353,7 +353,7 @@ pub fn classify(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mu
 /// zsh's precommand modifiers and builtins that run a command (Claude Code's Bash tool
 /// runs the user's login shell, zsh on macOS): `noglob CMD`, `nocorrect CMD`, `repeat N
 /// CMD`, `sched TIME CMD`, `emulate sh -c TEXT`, `=CMD` (path lookup of CMD).
-fn zsh_forms(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn zsh_forms(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     match n {
         "noglob" | "nocorrect" | "repeat" | "sched" => suffix_runner(args, arg_words, r),
         "emulate" => {
@@ -366,7 +366,7 @@ fn zsh_forms(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
     }
 }
 
-fn runners(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn runners(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     zsh_forms(n, args, arg_words, r);
     if RUNNERS.contains(&n) || is_loader(n) {
         // Without a command (`ssh-agent -s`, `arch`) they run nothing.
@@ -408,7 +408,7 @@ fn runners(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
                     parts: vec![Part::Lit(p.to_string())],
                     ..Word::default()
                 }];
-                ws.extend(arg_words.iter().skip(k + 1).cloned());
+                ws.extend(arg_words.iter().skip(k + 1).map(|w| w.as_ref().clone()));
                 r.unattest("command runner");
                 r.inner(Inner::Words(ws));
             }
@@ -472,7 +472,7 @@ fn unquote(v: &str) -> String {
     t.to_string()
 }
 
-fn build_tools(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn build_tools(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     match n {
         "go" => {
             for v in go_value_words(args, &["exec", "toolexec", "vettool", "test.exec"]) {
@@ -711,7 +711,7 @@ fn mysql_text(t: &str, r: &mut Runs) {
 }
 
 /// ssh's `-o Key=Value` options that run a local command.
-fn ssh_options(args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn ssh_options(args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     for v in option_values(args, arg_words, &["-o"]) {
         let (k, val) = match v.split_once(['=', ' ']) {
             Some((k, val)) => (k.trim().to_ascii_lowercase(), val.trim().to_string()),
@@ -727,7 +727,7 @@ fn ssh_options(args: &[String], arg_words: &[Word], r: &mut Runs) {
 }
 
 /// SQL shells: their SQL and meta-commands (`.shell`, `\\!`, `system`) as commands.
-fn sql_escapes(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn sql_escapes(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     match n {
         "sqlite3" | "sqlite" | "duckdb" | "litecli" | "spatialite" => {
             // The first operand is the database; the others and `-cmd` values are SQL and
@@ -789,7 +789,7 @@ fn sql_escapes(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
 }
 
 /// Archivers' options whose value is a command (`tar --use-compress-program`, `zip -TT`).
-fn archive_escapes(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn archive_escapes(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     match n {
         "tar" | "gtar" | "bsdtar" => {
             // The command options' values are walked (`--use-compress-program='rm -rf ~'`,
@@ -823,7 +823,7 @@ fn archive_escapes(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
     }
 }
 
-fn escapes(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn escapes(n: &str, base: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     match n {
         "sqlite3" | "sqlite" | "duckdb" | "litecli" | "spatialite" | "psql" | "mysql"
         | "mariadb" | "mysqlsh" => sql_escapes(n, args, arg_words, r),

@@ -221,7 +221,8 @@ fn long_is(word: &str, long: &str) -> bool {
 
 fn has_flag(args: &[Vec<u8>], short: char, long: &[&str]) -> bool {
     args.iter().any(|a| {
-        let a = text(a);
+        // Borrowed for UTF-8 words (no copy per word: segments hold 16,000).
+        let a = String::from_utf8_lossy(a);
         (a.starts_with('-') && !a.starts_with("--") && a.len() > 1 && a[1..].contains(short))
             || long.iter().any(|l| long_is(&a, l))
     })
@@ -233,7 +234,7 @@ pub(super) fn opt_values(args: &[Vec<u8>], short: &[&str], long: &[&str]) -> Vec
     let mut k = 0;
     while k < args.len() {
         let a = &args[k];
-        let t = text(a);
+        let t = String::from_utf8_lossy(a);
         let mut took = false;
         for s in short {
             if t == *s {
@@ -1630,35 +1631,40 @@ fn interpreter(e: &mut Effects, args: &[Vec<u8>]) {
 
 /// Package installs that may create or replace a command on `PATH`.
 fn installs(n: &str, args: &[Vec<u8>]) -> bool {
-    let words: Vec<String> = args.iter().map(|a| text(a)).collect();
+    // Built only for the programs below: every program comes through here.
+    let words = std::cell::LazyCell::new(|| args.iter().map(|a| text(a)).collect::<Vec<_>>());
     let has = |w: &str| words.iter().any(|x| x == w);
-    let sub = words
-        .iter()
-        .find(|w| !w.starts_with('-'))
-        .map(String::as_str);
-    let global = has("-g") || has("--global") || has("--location=global");
+    let sub = std::cell::LazyCell::new(|| {
+        words
+            .iter()
+            .find(|w| !w.starts_with('-'))
+            .map(String::as_str)
+    });
+    let global = || has("-g") || has("--global") || has("--location=global");
+    let sub = || *sub;
     match n {
-        "cargo" => matches!(sub, Some("install")),
-        "pipx" => matches!(sub, Some("install" | "inject" | "upgrade" | "reinstall")),
+        "cargo" => matches!(sub(), Some("install")),
+        "pipx" => matches!(sub(), Some("install" | "inject" | "upgrade" | "reinstall")),
         "uv" => words
             .windows(2)
             .any(|w| w[0] == "tool" && w[1] == "install"),
         "pip" | "pip3" => {
-            matches!(sub, Some("install")) && (has("--user") || has("--target") || has("--prefix"))
+            matches!(sub(), Some("install"))
+                && (has("--user") || has("--target") || has("--prefix"))
         }
         "npm" | "pnpm" | "bun" => {
-            global
+            global()
                 && matches!(
-                    sub,
+                    sub(),
                     Some("install" | "i" | "add" | "link" | "update" | "up")
                 )
-                || matches!(sub, Some("link"))
+                || matches!(sub(), Some("link"))
         }
-        "yarn" => matches!(sub, Some("global")),
-        "go" => matches!(sub, Some("install")),
+        "yarn" => matches!(sub(), Some("global")),
+        "go" => matches!(sub(), Some("install")),
         "make" | "gmake" => has("install"),
         "gem" | "brew" | "snap" | "flatpak" | "apt" | "apt-get" | "dnf" | "yum" | "zypper"
-        | "apk" | "port" => matches!(sub, Some("install" | "add" | "upgrade" | "reinstall")),
+        | "apk" | "port" => matches!(sub(), Some("install" | "add" | "upgrade" | "reinstall")),
         "pacman" => words
             .iter()
             .any(|w| w.starts_with("-S") || w.starts_with("-U")),
@@ -1669,7 +1675,7 @@ fn installs(n: &str, args: &[Vec<u8>]) -> bool {
         "dotnet" => words
             .windows(2)
             .any(|w| w[0] == "tool" && w[1] == "install"),
-        "stack" | "cabal" => matches!(sub, Some("install")),
+        "stack" | "cabal" => matches!(sub(), Some("install")),
         _ => false,
     }
 }
@@ -1678,6 +1684,11 @@ fn installs(n: &str, args: &[Vec<u8>]) -> bool {
 /// `cmake --install`, `dpkg-deb -x`, `unar`, `rclone`, `docker|kubectl cp`, `gh … download`,
 /// `svn`, `hg`. Extraction or a copy into a folder writes names polc cannot see (`into`), and
 /// rewrites the work tree.
+/// The first word of `args` that is not an option (`operands_of(args).first()`).
+fn first_operand(args: &[Vec<u8>]) -> Option<&Vec<u8>> {
+    args.iter().find(|a| !a.starts_with(b"-"))
+}
+
 /// The words of `args` that are not options.
 fn operands_of(args: &[Vec<u8>]) -> Vec<Vec<u8>> {
     args.iter()
@@ -1774,7 +1785,7 @@ fn copies_from_elsewhere(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
 
 /// Container images written into folders: `docker build --output`, `skopeo copy … dir:P`.
 fn image_outputs(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
-    let ops = operands_of(args);
+    let ops = std::cell::LazyCell::new(|| operands_of(args));
     match n {
         // `docker build --output type=local,dest=DIR` (or `-o DIR`) writes the result's files.
         "docker" | "podman" | "nerdctl" | "buildah"
@@ -1819,7 +1830,8 @@ fn remote_copies(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     // Built only by the programs that use it: every program comes through here, with up
     // to 16,000 words.
     let ops = std::cell::LazyCell::new(|| operands_of(args));
-    let sub = ops.first().map(|o| text(o)).unwrap_or_default();
+    // The first operand, found without building the list.
+    let sub = first_operand(args).map(|o| text(o)).unwrap_or_default();
     match n {
         "rclone" => {
             e.net = Net::Yes;
@@ -1959,7 +1971,8 @@ fn version_control(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     // Built only by the programs that use it: every program comes through here, with up
     // to 16,000 words.
     let ops = std::cell::LazyCell::new(|| operands_of(args));
-    let sub = ops.first().map(|o| text(o)).unwrap_or_default();
+    // The first operand, found without building the list.
+    let sub = first_operand(args).map(|o| text(o)).unwrap_or_default();
     match n {
         "svn" | "hg" | "bzr" | "fossil" | "darcs" => {
             // Version control: anything but a query rewrites the work tree (and `export`,
@@ -2113,7 +2126,8 @@ fn cmake(e: &mut Effects, args: &[Vec<u8>]) {
 /// a folder has unknown names written under it. Formatters of one language's sources
 /// (`black`, `gofmt`, `rustfmt`) cannot rewrite configuration and are not listed.
 fn rewriters(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
-    let words: Vec<String> = args.iter().map(|a| text(a)).collect();
+    // Built only for the programs below: every program comes through here.
+    let words = std::cell::LazyCell::new(|| args.iter().map(|a| text(a)).collect::<Vec<_>>());
     if matches!(n, "deno" | "dprint" | "taplo")
         && !words
             .first()

@@ -2,7 +2,7 @@
 //! configuration keys that hold commands), the files its subcommands read, write or
 //! delete, which subcommands rewrite the work tree, and which reach the network.
 
-use super::super::{Word, UNKNOWN};
+use super::super::{WordRef, UNKNOWN};
 use super::{text, Access, Effects, Inner, Net, Runs};
 
 /// Configuration keys whose values are plain data (prefixes, lowercased). Any other key a
@@ -223,7 +223,7 @@ fn global_runs(args: &[String]) -> bool {
 }
 
 /// Commands git runs for options and configuration (see [`HARMLESS_KEYS`]).
-pub fn runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
+pub fn runs(args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     if global_runs(args) {
         r.unattest("inline code or an option that runs commands");
     }
@@ -239,7 +239,7 @@ pub fn runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
             r.inner(Inner::Script(c));
         }
     };
-    let word = |k: usize| rest_words.get(k).map(Word::lit_value);
+    let word = |k: usize| rest_words.get(k).map(|w| w.lit_value());
     let mut k = 0;
     while k < rest.len() {
         let a = rest[k].as_str();
@@ -297,12 +297,12 @@ pub fn runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
 }
 
 /// What a subcommand itself runs (`bisect run`, `submodule foreach`, `config` values).
-fn subcommand_runs(sub: &str, rest: &[String], rest_words: &[Word], r: &mut Runs) {
+fn subcommand_runs(sub: &str, rest: &[String], rest_words: &[WordRef<'_>], r: &mut Runs) {
     match sub {
         "bisect" if rest.first().map(String::as_str) == Some("run") => {
             r.unattest("git bisect run runs a command");
             if rest_words.len() > 1 {
-                r.inner(Inner::Words(rest_words[1..].to_vec()));
+                r.inner(Inner::Words(crate::shell::owned_words(&rest_words[1..])));
             }
         }
         "submodule" => {
@@ -316,7 +316,7 @@ fn subcommand_runs(sub: &str, rest: &[String], rest_words: &[Word], r: &mut Runs
                     r.inner(Inner::Script(
                         rest_words[j..]
                             .iter()
-                            .map(Word::lit_value)
+                            .map(|w| w.lit_value())
                             .collect::<Vec<_>>()
                             .join(" "),
                     ));
@@ -333,7 +333,7 @@ fn subcommand_runs(sub: &str, rest: &[String], rest_words: &[Word], r: &mut Runs
 
 /// `git config KEY VALUE` (and `git config set KEY VALUE`): a key that is not plain data
 /// is unattestable; a command-valued key's value is analysed as shell text.
-fn config_runs(rest: &[String], rest_words: &[Word], r: &mut Runs) {
+fn config_runs(rest: &[String], rest_words: &[WordRef<'_>], r: &mut Runs) {
     let reads = rest.iter().any(|a| {
         matches!(
             a.as_str(),
@@ -377,7 +377,7 @@ fn config_runs(rest: &[String], rest_words: &[Word], r: &mut Runs) {
     let value = pos
         .get(1)
         .and_then(|&v| rest_words.get(v))
-        .map(Word::lit_value);
+        .map(|w| w.lit_value());
     if let Some(v) = value {
         if key.starts_with("alias.") {
             if let Some(c) = v.strip_prefix('!') {

@@ -18,7 +18,7 @@ pub(crate) mod net;
 pub(crate) mod options;
 pub(crate) mod runs;
 
-use super::{Word, UNKNOWN};
+use super::{Word, WordRef, UNKNOWN};
 
 /// A command found inside a segment, to be analysed as segments of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,7 +127,7 @@ pub struct Effects {
 
 impl Effects {
     pub fn file(&mut self, path: Vec<u8>, access: Access, recursive: bool) {
-        let path = tilde(&path);
+        let path = tilde_owned(path);
         if path.is_empty() || path.as_slice() == b"-" {
             return;
         }
@@ -155,7 +155,7 @@ impl Effects {
     }
 
     pub fn file_into(&mut self, folder: Vec<u8>) {
-        let path = tilde(&folder);
+        let path = tilde_owned(folder);
         if path.is_empty() {
             return;
         }
@@ -198,10 +198,10 @@ impl Effects {
 /// the word's index) says is not an option, at most 16: the commands a runner, or a wrapper
 /// polc cannot read through, may run (`strace -o log CMD`, `xargs --frob rm -rf /`).
 pub fn command_suffixes<'a>(
-    words: &'a [Word],
+    words: &'a [WordRef<'a>],
     n: usize,
     is_option: impl Fn(usize) -> bool + 'a,
-) -> impl Iterator<Item = &'a [Word]> + 'a {
+) -> impl Iterator<Item = &'a [WordRef<'a>]> + 'a {
     (0..n.min(words.len()))
         .filter(move |&k| !is_option(k))
         .take(16)
@@ -239,6 +239,14 @@ pub fn tilde(p: &[u8]) -> Vec<u8> {
             v
         }
     }
+}
+
+/// [`tilde`] of an owned path, without a copy when it does not start with `~`.
+fn tilde_owned(p: Vec<u8>) -> Vec<u8> {
+    if p.first() != Some(&b'~') {
+        return p;
+    }
+    tilde(&p)
 }
 
 pub(crate) fn text(v: &[u8]) -> String {
@@ -281,12 +289,19 @@ pub fn of(stage: &[Vec<u8>]) -> Effects {
 }
 
 /// What program `name` with `args` runs (see [`runs`]).
-pub fn runs_of(name: &str, args: &[String], arg_words: &[Word]) -> Runs {
+pub fn runs_of(name: &str, args: &[String], arg_words: &[WordRef<'_>]) -> Runs {
     let mut r = Runs::default();
     // Abbreviated long options read as the option they abbreviate (`sort --comp=sh`); the
     // words keep their count, so `arg_words[k]` is still the value of `args[k - 1]`.
-    let bytes: Vec<Vec<u8>> = args.iter().map(|a| a.as_bytes().to_vec()).collect();
-    match options::expand_long(name, &bytes) {
+    // Only a word of `--` and more can be expanded: no copy of every word otherwise.
+    let long = args.iter().any(|a| a.len() >= 3 && a.starts_with("--"));
+    let expanded = if long {
+        let bytes: Vec<Vec<u8>> = args.iter().map(|a| a.as_bytes().to_vec()).collect();
+        options::expand_long(name, &bytes)
+    } else {
+        None
+    };
+    match expanded {
         Some(x) => {
             let x: Vec<String> = x.iter().map(|v| text(v)).collect();
             runs::classify(name, &x, arg_words, &mut r);

@@ -7,7 +7,7 @@
 //! denies).
 
 use super::super::lists;
-use super::super::Word;
+use super::super::{Word, WordRef};
 use super::{git, Inner, Runs};
 
 fn short_cluster_has(a: &str, letter: char) -> bool {
@@ -15,7 +15,7 @@ fn short_cluster_has(a: &str, letter: char) -> bool {
 }
 
 /// What program `name` given `args` runs besides itself (see the module doc).
-pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+pub fn classify(name: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     let n = name;
     if let Some(prog) = n.strip_prefix('=').filter(|p| !p.is_empty()) {
         // zsh's `=rm -rf /`: `=NAME` expands to NAME's path, so NAME runs with the words.
@@ -25,7 +25,7 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
             parts: vec![super::super::Part::Lit(prog.to_string())],
             ..Word::default()
         }];
-        ws.extend(arg_words.iter().cloned());
+        ws.extend(arg_words.iter().map(|w| w.as_ref().clone()));
         r.inner(Inner::Words(ws));
         return;
     }
@@ -49,7 +49,7 @@ pub fn classify(name: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
 }
 
 /// A shell: `-c SCRIPT` is looked into; a script file or stdin is not attestable.
-fn shell(args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn shell(args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     // `cmd /c CMD …`, `cmd //c` (Git Bash's spelling), `/k`: cmd runs the rest of its words
     // joined as one command line.
     if let Some(k) = args.iter().position(|a| {
@@ -98,7 +98,7 @@ fn shell(args: &[String], arg_words: &[Word], r: &mut Runs) {
 
 /// Builtins that evaluate arithmetic or array subscripts, or assign variables polc does not
 /// see named (`declare -n`, `export $v=…`): a variable's value can hold `a[$(CMD)]`.
-fn evaluating_builtin(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) -> bool {
+fn evaluating_builtin(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) -> bool {
     match n {
         "let" | "mapfile" | "readarray" | "[[" | "((" => {
             r.unattest("builtin that evaluates arithmetic or code")
@@ -146,7 +146,7 @@ fn evaluating_builtin(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs
 }
 
 /// Builtins that define or evaluate code, and programs that run a command given to them.
-fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn builtin_or_runner(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     if evaluating_builtin(n, args, arg_words, r) {
         return;
     }
@@ -208,7 +208,9 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs)
                         end += 1;
                     }
                     if start < end {
-                        r.inner(Inner::Words(arg_words[start..end].to_vec()));
+                        r.inner(Inner::Words(crate::shell::owned_words(
+                            &arg_words[start..end],
+                        )));
                     }
                     k = end;
                 } else if matches!(a, "-fprint" | "-fprintf" | "-fls" | "-delete") && n == "find" {
@@ -302,7 +304,7 @@ fn node_inline(base: &str, args: &[String]) -> bool {
 
 /// Programs whose options or arguments run commands: git, rsync, multiplexers, terminal
 /// drivers, socat, nested agent sessions.
-fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     if transfers_and_services(n, args, arg_words, r) {
         return;
     }
@@ -370,7 +372,7 @@ fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mu
 
 /// Wrappers that run the command after their own options (`strace CMD`, `npx CMD`,
 /// `docker run … CMD`) and programs with an option whose value is code or a command.
-fn wrapper(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn wrapper(n: &str, base: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     match base {
         "strace" | "ltrace" | "valgrind" | "perf" | "toybox" | "gtimeout" | "fakeroot"
         | "fakechroot" | "proot" | "torsocks" | "torify" | "proxychains" | "proxychains4"
@@ -466,7 +468,7 @@ fn wrapper(n: &str, base: &str, args: &[String], arg_words: &[Word], r: &mut Run
     }
 }
 
-fn runner_inner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn runner_inner(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     // `-c CMD` / `--command=CMD` / `--command CMD`.
     for (k, a) in args.iter().enumerate() {
         if a == "-c" || a == "--command" {
@@ -543,7 +545,7 @@ fn runner_inner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
                     .join(" "),
             ))
         }
-        _ => r.inner(Inner::Words(arg_words[k..].to_vec())),
+        _ => r.inner(Inner::Words(crate::shell::owned_words(&arg_words[k..]))),
     }
 }
 
@@ -635,13 +637,13 @@ fn sed_script_has_e(s: &str) -> bool {
 
 /// `rsync -e CMD`, `--rsh=CMD`, `--rsync-path=CMD`: the remote shell and remote program
 /// are commands.
-fn rsync_runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn rsync_runs(args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     let mut k = 0;
     while k < args.len() {
         let a = args[k].as_str();
         let cmd = if a == "-e" || a == "--rsh" || a == "--rsync-path" {
             k += 1;
-            arg_words.get(k).map(Word::lit_value)
+            arg_words.get(k).map(|w| w.lit_value())
         } else if let Some(v) = a
             .strip_prefix("--rsh=")
             .or_else(|| a.strip_prefix("--rsync-path="))
@@ -652,7 +654,7 @@ fn rsync_runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
         } else if short_cluster_has(a, 'e') && !a.starts_with("--") {
             // `-ae ssh`: `e` ends a cluster and takes the next word.
             k += 1;
-            arg_words.get(k).map(Word::lit_value)
+            arg_words.get(k).map(|w| w.lit_value())
         } else {
             None
         };
@@ -666,7 +668,7 @@ fn rsync_runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
 
 /// tmux and screen: commands given to sessions, windows and panes run in a shell, and
 /// `send-keys`/`stuff` type text into one. Both are runners; their text is looked into.
-fn multiplexer(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn multiplexer(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     r.unattest("terminal multiplexer");
     // Options of tmux's commands that take a value (the command follows them).
     const WITH_ARG: &[&str] = &[
@@ -747,7 +749,7 @@ fn multiplexer(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
             k = args.len();
         } else if n == "screen" && !a.starts_with('-') {
             // `screen [opts] CMD ARGS…`
-            r.inner(Inner::Words(arg_words[k..].to_vec()));
+            r.inner(Inner::Words(crate::shell::owned_words(&arg_words[k..])));
             k = args.len();
         } else {
             // screen's options that take a value (`-S name`, `-dmS name`).
@@ -761,23 +763,30 @@ fn multiplexer(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
     }
 }
 
-pub(super) fn join_words(ws: &[Word]) -> String {
-    ws.iter().map(Word::lit_value).collect::<Vec<_>>().join(" ")
+pub(super) fn join_words(ws: &[WordRef<'_>]) -> String {
+    ws.iter()
+        .map(|w| w.lit_value())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A runner whose command starts at some word after its own options, which polc does not
 /// model one by one (`strace -o log CMD`, `npx pkg`, `docker run IMG CMD`): every suffix that
 /// starts with a non-option word is walked as a command, so a deny anywhere in it denies.
-pub(super) fn suffix_runner(args: &[String], arg_words: &[Word], r: &mut Runs) {
+pub(super) fn suffix_runner(args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     r.unattest("command runner");
     let n = args.len().min(arg_words.len());
     for s in super::command_suffixes(arg_words, n, |k| args[k].starts_with('-')) {
-        r.inner(Inner::Words(s.to_vec()));
+        r.inner(Inner::Words(crate::shell::owned_words(s)));
     }
 }
 
 /// Values of `-o V`, `-oV`, `--opt V` and `--opt=V` for the options named.
-pub(super) fn option_values(args: &[String], arg_words: &[Word], opts: &[&str]) -> Vec<String> {
+pub(super) fn option_values(
+    args: &[String],
+    arg_words: &[WordRef<'_>],
+    opts: &[&str],
+) -> Vec<String> {
     let mut out = Vec::new();
     let mut k = 0;
     while k < args.len() {
@@ -881,7 +890,7 @@ const TERMINALS: &[&str] = &[
     "cu",
 ];
 
-fn terminal(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn terminal(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     r.unattest("terminal driver runs or types commands");
     // Typed or sent text is shell input (`\r`/`\n` escapes end a line; `zellij action
     // write 112 111 …` writes bytes).
@@ -941,7 +950,12 @@ fn awk_prints_to_file(prog: &str) -> bool {
 
 /// Fetchers and transfer clients driven by files or variables, services started from unit
 /// files, and file-watching runners (see [`classify`]).
-fn transfers_and_services(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) -> bool {
+fn transfers_and_services(
+    n: &str,
+    args: &[String],
+    arg_words: &[WordRef<'_>],
+    r: &mut Runs,
+) -> bool {
     match n {
         // A config file (`-K`, also inside a cluster: `-sSK f`), `-w '%output{f}'` and
         // `--expand-*` values name outputs polc cannot read.
@@ -1006,7 +1020,7 @@ fn transfers_and_services(n: &str, args: &[String], arg_words: &[Word], r: &mut 
                         Some((_, v)) => r.inner(Inner::Script(v.to_string())),
                         None => {
                             if let Some(w) = arg_words.get(k + 1) {
-                                r.inner(Inner::Words(vec![w.clone()]));
+                                r.inner(Inner::Words(vec![w.as_ref().clone()]));
                             }
                         }
                     }
@@ -1040,7 +1054,7 @@ fn transfers_and_services(n: &str, args: &[String], arg_words: &[Word], r: &mut 
 }
 
 /// Programs driven by configuration polc does not read, and `cmake`'s runners.
-fn config_runners(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
+fn config_runners(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     match n {
         // Programs driven by a configuration file or folder polc does not read: what they
         // write, delete or run is not on the command line (`systemd-tmpfiles` creates and
@@ -1071,7 +1085,7 @@ fn config_runners(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
 }
 
 /// Services started from unit files, folders trusted to run commands, file watchers.
-fn services(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) -> bool {
+fn services(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) -> bool {
     match n {
         "systemctl" | "launchctl" | "service" | "rc-service" | "initctl" | "sv" | "direnv"
         | "mise" | "rtx"
