@@ -111,6 +111,12 @@ impl Word {
 
     fn toks(&self) -> Vec<Tok> {
         let mut v = Vec::new();
+        self.each_tok(|t| v.push(t));
+        v
+    }
+
+    /// The word's tokens in order (what [`Self::toks`] collects).
+    fn each_tok(&self, mut f: impl FnMut(Tok)) {
         for p in &self.parts {
             match p {
                 Part::Lit(t) => {
@@ -118,29 +124,57 @@ impl Word {
                     let mut i = 0;
                     while i < b.len() {
                         match b[i] {
-                            b'*' | b'?' => v.push(Tok::Wild),
+                            b'*' | b'?' => f(Tok::Wild),
                             b'[' if b[i + 1..].contains(&b']') => {
                                 // A bracket expression matches one unknown character.
                                 let close =
                                     i + 1 + b[i + 1..].iter().position(|&c| c == b']').unwrap_or(0);
-                                v.push(Tok::Wild);
+                                f(Tok::Wild);
                                 i = close;
                             }
-                            c => v.push(Tok::Ch(c, true)),
+                            c => f(Tok::Ch(c, true)),
                         }
                         i += 1;
                     }
                 }
-                Part::Quoted(t) => v.extend(t.bytes().map(|c| Tok::Ch(c, false))),
-                Part::Unknown(_) => v.push(Tok::Wild),
+                Part::Quoted(t) => t.bytes().for_each(|c| f(Tok::Ch(c, false))),
+                Part::Unknown(_) => f(Tok::Wild),
             }
         }
-        v
+    }
+
+    /// A deny value from tokens: bytes, a run of unknown tokens as one WILD.
+    fn push_tok(v: &mut Vec<u8>, t: Tok) {
+        match t {
+            Tok::Ch(c, _) => v.push(c),
+            Tok::Wild => {
+                if v.last() != Some(&WILD) {
+                    v.push(WILD)
+                }
+            }
+        }
     }
 
     /// Deny/ask values: dequoted, unknown runs as WILD, brace expansion expanded. `None`
     /// when the expansion exceeds its bound.
     pub fn deny_values(&self, budget: &mut usize) -> Option<Vec<Vec<u8>>> {
+        if *budget == 0 {
+            // Every expansion yields at least one word, and each costs one: over already
+            // (the words of a segment past its 256th all come here).
+            return None;
+        }
+        let brace = self
+            .parts
+            .iter()
+            .any(|p| matches!(p, Part::Lit(t) if t.contains('{')));
+        if !brace {
+            // No unquoted `{`, so no expansion: one value, made without the token lists
+            // (what `brace_expand` would push, for one word of the budget).
+            *budget -= 1;
+            let mut v = Vec::with_capacity(self.raw.len());
+            self.each_tok(|t| Self::push_tok(&mut v, t));
+            return Some(vec![v]);
+        }
         let toks = self.toks();
         let mut out = Vec::new();
         brace_expand(&toks, &mut out, budget)?;
@@ -149,14 +183,7 @@ impl Word {
                 .map(|ts| {
                     let mut v = Vec::with_capacity(ts.len());
                     for t in ts {
-                        match t {
-                            Tok::Ch(c, _) => v.push(c),
-                            Tok::Wild => {
-                                if v.last() != Some(&WILD) {
-                                    v.push(WILD)
-                                }
-                            }
-                        }
+                        Self::push_tok(&mut v, t);
                     }
                     v
                 })
@@ -384,7 +411,15 @@ pub fn parse(command: &str) -> Parsed {
         parsed.unattestable.extend(inner.unattestable);
         return parsed;
     }
-    if command.chars().any(is_suspicious_char) {
+    // ASCII text (the usual case) checked byte-wise: only its controls are suspicious.
+    let suspicious = if command.is_ascii() {
+        command
+            .bytes()
+            .any(|b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7F)
+    } else {
+        command.chars().any(is_suspicious_char)
+    };
+    if suspicious {
         parsed
             .unattestable
             .push("control or invisible Unicode character");

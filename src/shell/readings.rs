@@ -345,6 +345,12 @@ fn peel_prefix(
 /// Remove, one at a time, what deny/ask rules must see through, recording a reading at
 /// every step and checking every step's program for unattestable constructs.
 fn peel(mut words: Vec<WordRef<'_>>, mut values: Vec<Vec<u8>>, r: &mut SegmentReadings) {
+    peel_steps(&mut words, &mut values, r);
+    // Up to 16,000 words made for the readings: not freed one by one in a one-call process.
+    super::walk::discard(words);
+}
+
+fn peel_steps(words: &mut Vec<WordRef<'_>>, values: &mut Vec<Vec<u8>>, r: &mut SegmentReadings) {
     let mut steps = 0;
     loop {
         if values.is_empty() {
@@ -356,7 +362,7 @@ fn peel(mut words: Vec<WordRef<'_>>, mut values: Vec<Vec<u8>>, r: &mut SegmentRe
             r.unattest("more than 64 wrappers, reserved words or assignments");
             return;
         }
-        r.push(join(&values));
+        r.push(join(values));
         let prog = values[0].clone();
         let name = program_name(&prog);
         // The program word folded (not a copy of every word: segments hold 16,000).
@@ -367,13 +373,13 @@ fn peel(mut words: Vec<WordRef<'_>>, mut values: Vec<Vec<u8>>, r: &mut SegmentRe
         }
         r.push(folded);
 
-        if peel_prefix(&mut words, &mut values, r) {
+        if peel_prefix(words, values, r) {
             continue;
         }
         let w0 = &words[0];
         if prog.contains(&WILD) {
             r.unattest("program name is not a literal word");
-            r.stages.push(stage_into(&words, values));
+            r.stages.push(stage_into(words, std::mem::take(values)));
             return;
         }
         if w0.expanded {
@@ -400,7 +406,7 @@ fn peel(mut words: Vec<WordRef<'_>>, mut values: Vec<Vec<u8>>, r: &mut SegmentRe
         for u in runs.unattestable {
             r.unattest(u);
         }
-        shell_builtins(&name, &values, &args, r);
+        shell_builtins(&name, values, &args, r);
         for i in runs.inner {
             r.inner(i);
         }
@@ -414,27 +420,28 @@ fn peel(mut words: Vec<WordRef<'_>>, mut values: Vec<Vec<u8>>, r: &mut SegmentRe
                 r.push(join(&v));
             }
         }
-        extra_readings(&name, &values, r);
+        super::walk::discard(args);
+        extra_readings(&name, values, r);
         let Some(spec) = lists::wrapper(&name) else {
-            r.stages[stage] = stage_into(&words, values);
+            r.stages[stage] = stage_into(words, std::mem::take(values));
             return;
         };
-        match peel_wrapper(spec, &values, r) {
+        match peel_wrapper(spec, values, r) {
             Err(Unpeeled::Unread) => {
                 // A wrapper polc cannot read through (an unknown option, an option value
                 // from an expansion) may still run what follows: every suffix that starts
                 // with a non-option word is walked as a command (the segment is
                 // unattestable already).
-                unread_suffixes(&words, &values, r);
-                r.stages[stage] = stage_into(&words, values);
+                unread_suffixes(words, values, r);
+                r.stages[stage] = stage_into(words, std::mem::take(values));
                 return;
             }
             Err(Unpeeled::Stop) => {
-                r.stages[stage] = stage_into(&words, values);
+                r.stages[stage] = stage_into(words, std::mem::take(values));
                 return;
             }
             Ok(k) => {
-                r.stages[stage] = stage_of(&words, &values);
+                r.stages[stage] = stage_of(words, values);
                 words.drain(..k);
                 values.drain(..k);
                 if name == "xargs" {

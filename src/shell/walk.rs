@@ -39,6 +39,34 @@ pub struct Walk {
     pub unattestable: Vec<String>,
 }
 
+/// Set by [`keep_walks_until_exit`].
+static KEEP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A process that exits right after deciding (the `polc` binary: one hook call or one
+/// command per process) does not free its walks: a 100 kB command's walk is hundreds of
+/// thousands of allocations, and freeing them one by one cost a tenth of the call
+/// (issue 12 item 6). The memory goes back when the process exits. Library users (tests,
+/// a long-running host) keep the default: walks are freed.
+pub fn keep_walks_until_exit() {
+    KEEP.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Drop `x`, unless this process keeps its walks until it exits ([`keep_walks_until_exit`]):
+/// for the walk's big temporaries (a reading's copy of 16,000 words).
+pub(crate) fn discard<T>(x: T) {
+    if KEEP.load(std::sync::atomic::Ordering::Relaxed) {
+        std::mem::forget(x);
+    }
+}
+
+impl Drop for Walk {
+    fn drop(&mut self) {
+        if KEEP.load(std::sync::atomic::Ordering::Relaxed) {
+            std::mem::forget(std::mem::take(&mut self.segments));
+        }
+    }
+}
+
 impl Walk {
     /// Folders the command changes into (`cd`, `pushd`, `git -C`), as written; None when
     /// one is unknown (`cd $D`, `cd -`) or there are more than 64, or when `CDPATH` is set
