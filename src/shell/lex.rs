@@ -367,10 +367,12 @@ impl<'a> Lexer<'a> {
                 }
                 _ => {}
             }
-            if let Some(lit) = word.literal() {
-                if RESERVED_CONTROL.contains(&lit.as_str()) && word.unquoted().is_some() {
+            // One plain unquoted literal (these names hold no glob character, so its text
+            // is its literal value): no copy of the word.
+            if let Some(lit) = word.unquoted() {
+                if RESERVED_CONTROL.contains(&lit) {
                     st.cur.unattestable.push("control structure");
-                } else if lit == "[[" && word.unquoted().is_some() {
+                } else if lit == "[[" {
                     st.cur.unattestable.push("test construct [[ ]]");
                 }
             }

@@ -775,10 +775,16 @@ fn allow_reading(words: &[Word]) -> Vec<u8> {
         }
         break;
     }
-    words[i..]
-        .iter()
-        .map(|w| w.lit_value())
-        .collect::<Vec<_>>()
-        .join(" ")
-        .into_bytes()
+    // The words' literal values joined by blanks, built in place (no copy per word).
+    let mut out = Vec::new();
+    for (k, w) in words[i..].iter().enumerate() {
+        if k > 0 {
+            out.push(b' ');
+        }
+        for p in &w.parts {
+            let (super::Part::Lit(t) | super::Part::Quoted(t) | super::Part::Unknown(t)) = p;
+            out.extend_from_slice(t.as_bytes());
+        }
+    }
+    out
 }

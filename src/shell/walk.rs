@@ -260,6 +260,23 @@ fn sh_quote(v: &[u8]) -> String {
     format!("'{}'", t.replace('\'', "'\\''"))
 }
 
+/// Whether `w.lit_value()` starts with `p`, without building it.
+fn lit_starts_with(w: &super::Word, mut p: &[u8]) -> bool {
+    for part in &w.parts {
+        let (super::Part::Lit(t) | super::Part::Quoted(t) | super::Part::Unknown(t)) = part;
+        let t = t.as_bytes();
+        let k = p.len().min(t.len());
+        if t[..k] != p[..k] {
+            return false;
+        }
+        p = &p[k..];
+        if p.is_empty() {
+            return true;
+        }
+    }
+    p.is_empty()
+}
+
 /// Names this segment rebinds: `hash -p PROG NAME…` (also `-pPROG`), `BASH_CMDS[NAME]=PROG`,
 /// `BASH_ALIASES[NAME]=TEXT` and `alias NAME=TEXT`, as (name, shell text it now runs).
 fn rebinds_of(seg: &Segment, rd: &SegmentReadings, out: &mut Vec<(Vec<u8>, String)>) {
@@ -270,6 +287,10 @@ fn rebinds_of(seg: &Segment, rd: &SegmentReadings, out: &mut Vec<(Vec<u8>, Strin
         }
     };
     for w in &seg.words {
+        // Only these words matter: the others are not copied (segments hold 16,000).
+        if !(lit_starts_with(w, b"BASH_CMDS[") || lit_starts_with(w, b"BASH_ALIASES[")) {
+            continue;
+        }
         let v = w.lit_value();
         for (arr, is_prog) in [("BASH_CMDS[", true), ("BASH_ALIASES[", false)] {
             if let Some(rest) = v.strip_prefix(arr) {
