@@ -410,16 +410,7 @@ fn peel_steps(words: &mut Vec<WordRef<'_>>, values: &mut Vec<Vec<u8>>, r: &mut S
         for i in runs.inner {
             r.inner(i);
         }
-        if name == "git" {
-            // `git -C dir push --force` is `git push --force` to a deny rule: git's global
-            // options are read through (a reading without them; git stays the program).
-            let k = git::subcommand_at(&args) + 1;
-            if k > 1 && k < values.len() {
-                let mut v = vec![name.clone().into_bytes()];
-                v.extend_from_slice(&values[k..]);
-                r.push(join(&v));
-            }
-        }
+        git_reading(&name, &args, values, r);
         super::walk::discard(args);
         extra_readings(&name, values, r);
         let Some(spec) = lists::wrapper(&name) else {
@@ -450,6 +441,19 @@ fn peel_steps(words: &mut Vec<WordRef<'_>>, values: &mut Vec<Vec<u8>>, r: &mut S
                     words.push(Cow::Owned(Word::unknown("…".into())));
                 }
             }
+        }
+    }
+}
+
+/// `git -C dir push --force` is `git push --force` to a deny rule: git's global options are
+/// read through (a reading without them; git stays the program).
+fn git_reading(name: &str, args: &[String], values: &[Vec<u8>], r: &mut SegmentReadings) {
+    if name == "git" {
+        let k = git::subcommand_at(args) + 1;
+        if k > 1 && k < values.len() {
+            let mut v = vec![name.as_bytes().to_vec()];
+            v.extend_from_slice(&values[k..]);
+            r.push(join(&v));
         }
     }
 }

@@ -1127,12 +1127,7 @@ fn awk_prints_to_file(prog: &str) -> bool {
 
 /// Fetchers and transfer clients driven by files or variables, services started from unit
 /// files, and file-watching runners (see [`classify`]).
-fn transfers_and_services(
-    n: &str,
-    args: &[String],
-    arg_words: &[WordRef<'_>],
-    r: &mut Runs,
-) -> bool {
+fn transfers_and_services(n: &str, args: &[String], words: &[WordRef<'_>], r: &mut Runs) -> bool {
     match n {
         // A config file (`-K`, also inside a cluster: `-sSK f`), `-w '%output{f}'` and
         // `--expand-*` values name outputs polc cannot read.
@@ -1196,7 +1191,7 @@ fn transfers_and_services(
                     match a.split_once('=') {
                         Some((_, v)) => r.inner(Inner::Script(v.to_string())),
                         None => {
-                            if let Some(w) = arg_words.get(k + 1) {
+                            if let Some(w) = words.get(k + 1) {
                                 r.inner(Inner::Words(vec![w.as_ref().clone()]));
                             }
                         }
@@ -1217,7 +1212,7 @@ fn transfers_and_services(
         {
             // Their command scripts get and put any file and run `!CMD` in a shell.
             r.unattest("a file-transfer client given a command script");
-            for v in option_values(args, arg_words, &["-c", "-e", "--command"]) {
+            for v in option_values(args, words, &["-c", "-e", "--command"]) {
                 for piece in v.split([';', '\n']) {
                     if let Some(cmd) = piece.trim().strip_prefix('!') {
                         r.inner(Inner::Script(cmd.to_string()));
@@ -1225,7 +1220,7 @@ fn transfers_and_services(
                 }
             }
         }
-        _ => return services(n, args, arg_words, r),
+        _ => return services(n, args, words, r),
     }
     true
 }
