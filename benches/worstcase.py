@@ -31,6 +31,8 @@ INPUTS = [
     ("one long word (100 kB)", "echo " + "a" * (MAX - 5)),
     ("many words (16,000)", fit("echo", " a1 b c d e f")),
     ("10,000 plain segments", ";".join(["ls x"] * 9_999)),
+    # The same with no two segments alike (no repeated work to share).
+    ("10,000 distinct segments", ";".join(f"ls x{i}" for i in range(9_999))),
     ("glob literals a0..a9999 in one segment", "echo " + " ".join(f"a{i}" for i in range(10_000)) + " b c d e f"),
     ("unknown words ($X, 8,000)", fit("echo", " $X a1 b c d e f")),
     ("substitutions (4,000)", fit("echo", " $(echo a1 b c d e f)")),
