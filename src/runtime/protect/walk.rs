@@ -42,7 +42,10 @@ impl Protected {
             .iter()
             .any(|w| w.file_uses().any(|u| u.access.writes()));
         for w in &walk.segments {
-            unattestable |= !w.rd.unattestable.is_empty();
+            // What an unknown program may run (`shell::walk`'s speculative segments): a
+            // finding there asks, never denies (`mytool --msg 'rm -rf /'`).
+            let outer = w.seg.speculative.then(|| std::mem::take(&mut worst));
+            unattestable |= !w.rd.unattestable.is_empty() && !w.seg.speculative;
             for (e, stage) in w.effects.iter().zip(&w.rd.stages) {
                 self.polc_command(e, stage, &mut worst);
                 if e.program == "git" {
@@ -76,8 +79,15 @@ impl Protected {
                     self.check_use(e, u, &cwds, &created, writes, &mut worst);
                     self.through_links(e, u, &cwds, &links, &created, writes, &mut worst);
                 }
-                if e.program == "ln" {
+                let cp_symbolic = e.program == "cp"
+                    && stage.iter().skip(1).any(|a| {
+                        a.as_slice() == b"--symbolic-link"
+                            || (a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b's'))
+                    });
+                if e.program == "ln" || cp_symbolic {
+                    let before = links.len();
                     self.symlinks_made(stage, &cwds, &mut links);
+                    self.links_to_ancestors(&links[before..], &mut worst);
                 }
                 if matches!(e.program.as_str(), "ln" | "link" | "mv" | "cp") {
                     for u in e.files.iter().filter(|u| u.access == Access::Write) {
@@ -93,6 +103,13 @@ impl Protected {
                     ..Effects::default()
                 };
                 self.check_use(&e, u, &cwds, &created, true, &mut worst);
+            }
+            if let Some(outer) = outer {
+                let found = std::mem::replace(&mut worst, outer).0;
+                if let Some(f) = found {
+                    let v = f.verdict.min(Verdict::Ask);
+                    worst.raise(v, f.what, f.paths.first().map(PathBuf::as_path));
+                }
             }
         }
         if unattestable {
@@ -197,7 +214,9 @@ impl Protected {
                 after = true;
             } else if a.starts_with(b"--") {
                 let name = a.split(|&b| b == b'=').next().unwrap_or(a);
-                if name.len() >= 4 && b"--symbolic".starts_with(name) {
+                if name.len() >= 4
+                    && (b"--symbolic".starts_with(name) || name == b"--symbolic-link")
+                {
                     symbolic = true;
                 } else if name.len() >= 4 && b"--target-directory".starts_with(name) {
                     dir = match a.iter().position(|&b| b == b'=') {
@@ -264,6 +283,27 @@ impl Protected {
                 if !links.contains(&(name.clone(), target.clone())) && links.len() < 64 {
                     links.push((name, target));
                 }
+            }
+        }
+    }
+
+    /// A link to a folder that holds it (`ln -s .. src/up`): every recursive reader or
+    /// writer that follows links (`grep -R`, `rg -L`, `diff -r`, `find -L … -delete`,
+    /// `chown -RL`) then reaches the whole tree above, denied and protected files included
+    /// (red team, session 5). Asks.
+    fn links_to_ancestors(&self, made: &[(PathBuf, PathBuf)], worst: &mut Worst) {
+        for (name, target) in made {
+            let parent = name.parent().unwrap_or(Path::new("/"));
+            if parent.starts_with(target) {
+                worst.raise(
+                    Verdict::Ask,
+                    format!(
+                        "link {} leads to {}, a folder above it: reads and writes that follow links reach everything there",
+                        name.display(),
+                        target.display()
+                    ),
+                    Some(name),
+                );
             }
         }
     }

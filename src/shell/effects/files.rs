@@ -328,7 +328,13 @@ fn unknown_candidates(e: &mut Effects, args: &[Vec<u8>]) {
         for c in cands {
             let c = c.strip_prefix(b"@").unwrap_or(c);
             if !c.is_empty() && !c.starts_with(b"-") {
-                e.file(c.to_vec(), Access::Unknown, false);
+                // A program may expand glob characters the shell left alone (`mmv
+                // ".claude/*" "x/#1"`): quoted `*` and `?` are wildcards here too.
+                let globbed: Vec<u8> = c
+                    .iter()
+                    .map(|&b| if b == b'*' || b == b'?' { WILD } else { b })
+                    .collect();
+                e.file(globbed, Access::Unknown, false);
             }
         }
     }
