@@ -140,43 +140,7 @@ pub fn walk(command: &str) -> Walk {
             } else {
                 &mut global
             };
-            // Commands run by this segment become segments of their own, one level deeper.
-            for inner in &rd.inner {
-                if seg.depth + 1 > MAX_DEPTH {
-                    push_unique(global_or_scratch, "nesting deeper than 32");
-                    break;
-                }
-                let mut new: Vec<Segment> = match inner {
-                    Inner::Script(s) => {
-                        let p = parse(s);
-                        for u in p.unattestable {
-                            push_unique(global_or_scratch, u);
-                        }
-                        p.segments
-                    }
-                    Inner::Words(ws) => vec![Segment {
-                        text: ws
-                            .iter()
-                            .map(|w| w.raw.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                        words: ws.clone(),
-                        ..Segment::default()
-                    }],
-                };
-                for s in &mut new {
-                    s.depth += seg.depth + 1;
-                    s.deny_only |= seg.deny_only;
-                    s.speculative |= seg.speculative;
-                }
-                for s in new {
-                    if work.len() >= MAX_SEGMENTS {
-                        push_unique(global_or_scratch, "more than 10,000 segments");
-                        break;
-                    }
-                    work.push(s);
-                }
-            }
+            inner_segments(&seg, &rd.inner, &mut work, global_or_scratch);
             deny_scripts(&seg, &rd.deny_scripts, &mut work, global_or_scratch);
             let mut effects: Vec<Effects> = rd.stages.iter().map(|s| effects::of(s)).collect();
             // (Not when the segment's runs are read already: `eval`, `sh -c`. At most 256
@@ -221,6 +185,52 @@ pub fn walk(command: &str) -> Walk {
     Walk {
         segments: out,
         unattestable: global,
+    }
+}
+
+/// Commands run by `seg` become segments of their own, one level deeper (into `work`).
+fn inner_segments(
+    seg: &Segment,
+    inner: &[Inner],
+    work: &mut Vec<Segment>,
+    global_or_scratch: &mut Vec<String>,
+) {
+    // Commands run by this segment become segments of their own, one level deeper.
+    for inner in inner {
+        if seg.depth + 1 > MAX_DEPTH {
+            push_unique(global_or_scratch, "nesting deeper than 32");
+            break;
+        }
+        let mut new: Vec<Segment> = match inner {
+            Inner::Script(s) => {
+                let p = parse(s);
+                for u in p.unattestable {
+                    push_unique(global_or_scratch, u);
+                }
+                p.segments
+            }
+            Inner::Words(ws) => vec![Segment {
+                text: ws
+                    .iter()
+                    .map(|w| w.raw.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                words: ws.clone(),
+                ..Segment::default()
+            }],
+        };
+        for s in &mut new {
+            s.depth += seg.depth + 1;
+            s.deny_only |= seg.deny_only;
+            s.speculative |= seg.speculative;
+        }
+        for s in new {
+            if work.len() >= MAX_SEGMENTS {
+                push_unique(global_or_scratch, "more than 10,000 segments");
+                break;
+            }
+            work.push(s);
+        }
     }
 }
 
