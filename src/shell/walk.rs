@@ -112,43 +112,7 @@ pub fn walk(command: &str) -> Walk {
             } else {
                 &mut global
             };
-            // Commands run by this segment become segments of their own, one level deeper.
-            for inner in &rd.inner {
-                if seg.depth + 1 > MAX_DEPTH {
-                    push_unique(global_or_scratch, "nesting deeper than 32");
-                    break;
-                }
-                let mut new: Vec<Segment> = match inner {
-                    Inner::Script(s) => {
-                        let p = parse(s);
-                        for u in p.unattestable {
-                            push_unique(global_or_scratch, u);
-                        }
-                        p.segments
-                    }
-                    Inner::Words(ws) => vec![Segment {
-                        text: ws
-                            .iter()
-                            .map(|w| w.raw.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                        words: ws.clone(),
-                        ..Segment::default()
-                    }],
-                };
-                for s in &mut new {
-                    s.depth += seg.depth + 1;
-                    s.deny_only |= seg.deny_only;
-                    s.speculative |= seg.speculative;
-                }
-                for s in new {
-                    if work.len() >= MAX_SEGMENTS {
-                        push_unique(global_or_scratch, "more than 10,000 segments");
-                        break;
-                    }
-                    work.push(s);
-                }
-            }
+            inner_segments(&seg, &rd.inner, &mut work, global_or_scratch);
             deny_scripts(&seg, &rd.deny_scripts, &mut work, global_or_scratch);
             let mut effects: Vec<Effects> = rd.stages.iter().map(|s| effects::of(s)).collect();
             // (Not when the segment's runs are read already: `eval`, `sh -c`. At most 256
@@ -290,6 +254,51 @@ fn through_links(out: &mut [Walked]) {
                 };
                 links.push((name, placed));
             }
+        }
+    }
+}
+
+/// Commands run by a segment become segments of their own, one level deeper.
+fn inner_segments(
+    seg: &Segment,
+    inners: &[Inner],
+    work: &mut Vec<Segment>,
+    global: &mut Vec<String>,
+) {
+    for inner in inners {
+        if seg.depth + 1 > MAX_DEPTH {
+            push_unique(global, "nesting deeper than 32");
+            break;
+        }
+        let mut new: Vec<Segment> = match inner {
+            Inner::Script(s) => {
+                let p = parse(s);
+                for u in p.unattestable {
+                    push_unique(global, u);
+                }
+                p.segments
+            }
+            Inner::Words(ws) => vec![Segment {
+                text: ws
+                    .iter()
+                    .map(|w| w.raw.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                words: ws.clone(),
+                ..Segment::default()
+            }],
+        };
+        for s in &mut new {
+            s.depth += seg.depth + 1;
+            s.deny_only |= seg.deny_only;
+            s.speculative |= seg.speculative;
+        }
+        for s in new {
+            if work.len() >= MAX_SEGMENTS {
+                push_unique(global, "more than 10,000 segments");
+                break;
+            }
+            work.push(s);
         }
     }
 }

@@ -12,24 +12,7 @@ use std::path::{Path, PathBuf};
 impl Protected {
     pub(super) fn check_walk(&self, walk: &Walk, cwd: &Path) -> Option<Finding> {
         let mut worst = Worst::default();
-        // Every folder the command may run in: the start and each `cd`/`-C` target
-        // (conservative about which segment runs where).
-        let cwds: Option<Vec<PathBuf>> = walk.chdirs().map(|ts| {
-            let mut v = vec![normalize(cwd)];
-            for t in ts {
-                let base: Vec<PathBuf> = v.clone();
-                for b in base {
-                    // Both the logical folder (bash's `cd`) and the physical one (`cd -P`,
-                    // `set -P`: `..` after a link leads to the target's parent).
-                    for p in self.resolve_all(&t, &b) {
-                        if !v.contains(&p) {
-                            v.push(p);
-                        }
-                    }
-                }
-            }
-            v
-        });
+        let cwds = self.folders_run_in(walk, cwd);
         // Links and moved folders this command makes: a path under one is unknown.
         let mut created: Vec<PathBuf> = Vec::new();
         // Symbolic links this command makes (name, target): a later path through one
@@ -116,16 +99,7 @@ impl Protected {
             }
         }
         if unattestable {
-            // Inline code and terminal drivers: polc's guarded subcommands in their text.
-            for w in &walk.segments {
-                if let Some(sub) = polc_in_text(&w.seg.text) {
-                    worst.raise(
-                        Verdict::Deny,
-                        format!("`polc {sub}` run by an agent (through a runner)"),
-                        None,
-                    );
-                }
-            }
+            polc_in_unattestable(walk, &mut worst);
         }
         worst.0
     }
@@ -165,6 +139,27 @@ impl Protected {
                 }
             }
         }
+    }
+
+    /// Every folder the command may run in: the start and each `cd`/`-C` target
+    /// (conservative about which segment runs where); `None` when one cannot be known.
+    fn folders_run_in(&self, walk: &Walk, cwd: &Path) -> Option<Vec<PathBuf>> {
+        walk.chdirs().map(|ts| {
+            let mut v = vec![normalize(cwd)];
+            for t in ts {
+                let base: Vec<PathBuf> = v.clone();
+                for b in base {
+                    // Both the logical folder (bash's `cd`) and the physical one (`cd -P`,
+                    // `set -P`: `..` after a link leads to the target's parent).
+                    for p in self.resolve_all(&t, &b) {
+                        if !v.contains(&p) {
+                            v.push(p);
+                        }
+                    }
+                }
+            }
+            v
+        })
     }
 
     pub(super) fn polc_command(&self, e: &Effects, stage: &[Vec<u8>], worst: &mut Worst) {
@@ -402,4 +397,18 @@ fn link_out_of(dir: &Path) -> Option<String> {
         }
     }
     None
+}
+
+/// Inline code and terminal drivers polc cannot attest: polc's guarded subcommands in their
+/// text deny.
+fn polc_in_unattestable(walk: &Walk, worst: &mut Worst) {
+    for w in &walk.segments {
+        if let Some(sub) = polc_in_text(&w.seg.text) {
+            worst.raise(
+                Verdict::Deny,
+                format!("`polc {sub}` run by an agent (through a runner)"),
+                None,
+            );
+        }
+    }
 }
