@@ -3065,3 +3065,36 @@ fn s5_links_index_plumbing_and_program_globs() {
         assert_eq!(got.as_deref(), Some("deny"), "{c}: {text}");
     }
 }
+
+/// C5-followlinks: with a link planted earlier (`src/up -> ..`), readers and writers that
+/// follow links inside the folders they recurse into reach the whole project: they ask.
+/// Those that do not follow links are unaffected.
+#[test]
+fn s5_recursion_that_follows_links_planted() {
+    for setup in [Broad, ShippedBroad] {
+        let p = project(setup);
+        let root = p.dir.path().canonicalize().unwrap();
+        std::os::unix::fs::symlink("..", root.join("src/up")).unwrap();
+        for (k, c) in [
+            "grep -R SECRET src",
+            "grep --dereference-recursive SECRET src",
+            "rg -L SECRET src",
+            "rg --follow SECRET src",
+            "diff -rN src compiled",
+            "find -L src -name settings.json -delete",
+            "chown -R -L nobody src",
+            "chgrp -RL nobody src",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let (got, text) = hook(&p, c, &format!("fl{k}"));
+            assert!(
+                matches!(got.as_deref(), Some("ask") | Some("deny")),
+                "{setup:?}: {c}: {got:?} {text}"
+            );
+        }
+        let (got, text) = hook(&p, "rg SECRET src", "fl-plain");
+        assert_eq!(got.as_deref(), Some("allow"), "{setup:?}: {text}");
+    }
+}

@@ -332,6 +332,51 @@ fn through_links(out: &mut [Walked]) {
     }
 }
 
+/// Commands run by a segment become segments of their own, one level deeper.
+fn inner_segments(
+    seg: &Segment,
+    inners: &[Inner],
+    work: &mut Vec<Segment>,
+    global: &mut Vec<String>,
+) {
+    for inner in inners {
+        if seg.depth + 1 > MAX_DEPTH {
+            push_unique(global, "nesting deeper than 32");
+            break;
+        }
+        let mut new: Vec<Segment> = match inner {
+            Inner::Script(s) => {
+                let p = parse(s);
+                for u in p.unattestable {
+                    push_unique(global, u);
+                }
+                p.segments
+            }
+            Inner::Words(ws) => vec![Segment {
+                text: ws
+                    .iter()
+                    .map(|w| w.raw.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                words: ws.clone(),
+                ..Segment::default()
+            }],
+        };
+        for s in &mut new {
+            s.depth += seg.depth + 1;
+            s.deny_only |= seg.deny_only;
+            s.speculative |= seg.speculative;
+        }
+        for s in new {
+            if work.len() >= MAX_SEGMENTS {
+                push_unique(global, "more than 10,000 segments");
+                break;
+            }
+            work.push(s);
+        }
+    }
+}
+
 /// Assigned text a later expansion may run (`x='a[$(rm -rf ~)]'; echo $[x]`): deny rules
 /// read it; it never needs an allow.
 fn deny_scripts(
