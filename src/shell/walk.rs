@@ -188,52 +188,6 @@ pub fn walk(command: &str) -> Walk {
     }
 }
 
-/// Commands run by `seg` become segments of their own, one level deeper (into `work`).
-fn inner_segments(
-    seg: &Segment,
-    inner: &[Inner],
-    work: &mut Vec<Segment>,
-    global_or_scratch: &mut Vec<String>,
-) {
-    // Commands run by this segment become segments of their own, one level deeper.
-    for inner in inner {
-        if seg.depth + 1 > MAX_DEPTH {
-            push_unique(global_or_scratch, "nesting deeper than 32");
-            break;
-        }
-        let mut new: Vec<Segment> = match inner {
-            Inner::Script(s) => {
-                let p = parse(s);
-                for u in p.unattestable {
-                    push_unique(global_or_scratch, u);
-                }
-                p.segments
-            }
-            Inner::Words(ws) => vec![Segment {
-                text: ws
-                    .iter()
-                    .map(|w| w.raw.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                words: ws.clone(),
-                ..Segment::default()
-            }],
-        };
-        for s in &mut new {
-            s.depth += seg.depth + 1;
-            s.deny_only |= seg.deny_only;
-            s.speculative |= seg.speculative;
-        }
-        for s in new {
-            if work.len() >= MAX_SEGMENTS {
-                push_unique(global_or_scratch, "more than 10,000 segments");
-                break;
-            }
-            work.push(s);
-        }
-    }
-}
-
 /// A program polc does not know may be a wrapper or runner (`run-this-one rm -rf /`,
 /// `tcpclient HOST PORT CMD`, `mispipe 'CMD1' 'CMD2'`: every red team found more). Deny and
 /// ask rules read each suffix of its words that starts with a non-option word, and each
