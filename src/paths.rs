@@ -192,6 +192,39 @@ pub fn lexical(path: &str, cwd: Option<&Path>, home: Option<&Path>) -> PathBuf {
     out
 }
 
+/// The folder the kernel reaches for a path holding `..`: a `..` after a symbolic link
+/// leads to the parent of the link's *target*, which [`lexical`] folds away (`h/../x` with
+/// `h -> .claude/hooks` is `.claude/x`: red team, session 5). `None` when the path has no
+/// `..` component (then the kernel and [`lexical`] + [`canonical_memo`] agree).
+pub fn physical(path: &str, cwd: Option<&Path>, home: Option<&Path>) -> Option<PathBuf> {
+    if !path.split('/').any(|c| c == "..") {
+        return None;
+    }
+    let p = if let (Some(rest), Some(h)) = (path.strip_prefix("~/"), home) {
+        h.join(rest)
+    } else {
+        PathBuf::from(path)
+    };
+    let p = if p.is_absolute() {
+        p
+    } else {
+        cwd.map(|c| c.join(&p)).unwrap_or(p)
+    };
+    let mut out = PathBuf::from("/");
+    for c in p.components() {
+        match c {
+            Component::ParentDir => {
+                // Resolved as far as it exists: the parent of where the links lead.
+                out = canonical_memo(&out);
+                out.pop();
+            }
+            Component::Normal(n) => out.push(n),
+            _ => {}
+        }
+    }
+    Some(out)
+}
+
 /// Resolve symlinks as far as the path exists; the rest is appended lexically.
 pub fn canonical(lex: &Path) -> PathBuf {
     let mut existing = lex.to_path_buf();

@@ -25,21 +25,6 @@ pub fn error(reason: &str) -> Rendered {
     r
 }
 
-/// File names of agents' hook configuration and of polc's own files (see `runtime::protect`).
-const PROTECTED_NAMES: &[&[u8]] = &[
-    b"settings.json",
-    b"settings.local.json",
-    b"hooks.json",
-    b"config.toml",
-    b"cli.json",
-    b"mcp.json",
-    b".mcp.json",
-    b"opencode.json",
-    b"policy.bin",
-    b"permcheck.json",
-    b"trusted",
-];
-
 /// Codex's hook input for `exec_command`/`shell_command` is `{command}` alone: the folder
 /// the model ran it in (`workdir`) is not sent, so a relative path may land anywhere (with
 /// `workdir: ".claude"`, `cp x settings.json` replaces Claude's hook settings). Judging it in
@@ -47,6 +32,7 @@ const PROTECTED_NAMES: &[&[u8]] = &[
 /// Codex from writing at all; so a relative write whose file name is that of a protected
 /// file (or a `.pol` source) is asked about (a deny on Codex). The reason, when so.
 pub fn unplaced_write(command: &str) -> Option<String> {
+    let names = crate::runtime::protect::protected_names();
     let walk = crate::shell::walk(command);
     for w in &walk.segments {
         for u in w.file_uses().filter(|u| u.access.writes()) {
@@ -54,10 +40,14 @@ pub fn unplaced_write(command: &str) -> Option<String> {
             if p.starts_with(b"/") || p.starts_with(b"~") {
                 continue;
             }
+            // Any component: `rm -rf hooks`, `cp x hooks/h.sh`, `tee x/policy.bin`.
+            let named = p
+                .split(|&b| b == b'/')
+                .any(|c| names.iter().any(|n| n.as_bytes() == c));
             let base = crate::shell::effects::basename(p);
-            if PROTECTED_NAMES.contains(&base) || base.ends_with(b".pol") {
+            if named || base.ends_with(b".pol") {
                 return Some(format!(
-                    "polc: Codex does not say which folder this command runs in, and it writes `{}`, the name of a protected file (agent hook configuration or polc's own)",
+                    "polc: this host does not say which folder the command runs in, and it writes `{}`, the name of a protected file or folder (agent hook configuration or polc's own)",
                     String::from_utf8_lossy(p)
                 ));
             }
@@ -79,6 +69,10 @@ mod tests {
             "rm -f settings.local.json",
             "tee x/policy.bin < y",
             "sed -i s/a/b/ default.pol",
+            "rm -rf hooks",
+            "cp x hooks/h.sh",
+            "rm -f trusted",
+            "mv x .mcp.json",
         ] {
             assert!(unplaced_write(c).is_some(), "{c}");
         }

@@ -193,8 +193,11 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.clone());
     // The command runs in the tool's own working directory when it names one.
+    // The process is started in that folder, so the kernel reads its `..` (after a link,
+    // the target's parent: `workdir: "h/.."` with `h -> .claude/hooks` is `.claude`).
     let cwd = match &mapped.workdir {
-        Some(w) => crate::paths::lexical(w, Some(&cwd), None),
+        Some(w) => crate::paths::physical(w, Some(&cwd), None)
+            .unwrap_or_else(|| crate::paths::lexical(w, Some(&cwd), None)),
         None => cwd,
     };
     // `--table` and `POLC_TABLE` only add tables to the project union.
@@ -222,7 +225,11 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         &roots,
         layers.state_dir.as_deref(),
     );
-    if let (Host::Codex, None, Request::Bash { command }) = (host, &mapped.workdir, &mapped.request)
+    // Hosts whose shell's folder the hook input does not give: Codex drops `workdir`;
+    // Copilot CLI keeps one bash per session, so an earlier `cd` moves later commands while
+    // the hook's `cwd` stays the CLI's folder (red team, session 5).
+    if let (Host::Codex | Host::Copilot, None, Request::Bash { command }) =
+        (host, &mapped.workdir, &mapped.request)
     {
         if decided.decision != Decision::Deny {
             if let Some(why) = super::codex::unplaced_write(command) {

@@ -515,6 +515,8 @@ fn judge_segment(
     seg_hits.retain(|h| src.verdict(h.rule) != Ok(Verdict::Allow));
     for h in &mut seg_hits {
         h.verdict = src.verdict(h.rule)?;
+        // A speculative segment's deny is a possible one (ask).
+        h.possible |= seg.speculative;
         match (h.verdict, h.possible) {
             (Verdict::Deny, false) => deny = true,
             (Verdict::Deny, true) | (Verdict::Ask, _) => ask = true,
@@ -523,33 +525,14 @@ fn judge_segment(
     }
     hits.extend(seg_hits);
     let no_command = seg.words.is_empty() || seg.words.iter().all(|w| w.unquoted() == Some("}"));
-    let mut allowed = false;
-    if !seg.deny_only && !no_command {
-        let mut allow_hits = Vec::new();
-        src.match_segment(&rd.allow, Side::Allow, host, &mut |rule, _| {
-            allow_hits.push(rule)
-        })?;
-        // The rule must also match the segment as written, as in Claude Code.
-        whole::keep_literal(src, host, &seg.text, &mut allow_hits)?;
-        let seg_text = seg.text.as_bytes();
-        src.match_content(tools::BASH, &[seg_text], Side::Allow, host, &mut |rule| {
-            allow_hits.push(rule)
-        })?;
-        allow_hits.sort_unstable();
-        allow_hits.dedup();
-        for rule in allow_hits {
-            if src.verdict(rule)? == Verdict::Allow {
-                allowed = true;
-                hits.push(Hit {
-                    rule,
-                    verdict: Verdict::Allow,
-                    possible: false,
-                    segment: Some(idx),
-                });
-            }
-        }
-    }
-    let unatt: Vec<String> = rd.unattestable.iter().map(|s| s.to_string()).collect();
+    let allowed = !seg.deny_only && !no_command && allowed_segment(src, host, w, idx, hits)?;
+    // A speculative segment (what an unknown program may run) never attests anything; a
+    // deny or ask rule it meets asks (its hits are possible ones, above).
+    let unatt: Vec<String> = if seg.speculative {
+        Vec::new()
+    } else {
+        rd.unattestable.iter().map(|s| s.to_string()).collect()
+    };
     let decision = if deny {
         Decision::Deny
     } else if ask || !unatt.is_empty() {
@@ -570,6 +553,43 @@ fn judge_segment(
         deny_only: seg.deny_only,
         command: !no_command,
     })
+}
+
+/// Whether an allow rule matches a segment's allow reading (and, as in Claude Code, the
+/// segment as written); the allow hits are listed.
+fn allowed_segment(
+    src: &dyn RuleSource,
+    host: &str,
+    w: &shell::Walked,
+    idx: usize,
+    hits: &mut Vec<Hit>,
+) -> Result<bool, Corrupt> {
+    let (seg, rd) = (&w.seg, &w.rd);
+    let mut allowed = false;
+    let mut allow_hits = Vec::new();
+    src.match_segment(&rd.allow, Side::Allow, host, &mut |rule, _| {
+        allow_hits.push(rule)
+    })?;
+    // The rule must also match the segment as written, as in Claude Code.
+    whole::keep_literal(src, host, &seg.text, &mut allow_hits)?;
+    let seg_text = seg.text.as_bytes();
+    src.match_content(tools::BASH, &[seg_text], Side::Allow, host, &mut |rule| {
+        allow_hits.push(rule)
+    })?;
+    allow_hits.sort_unstable();
+    allow_hits.dedup();
+    for rule in allow_hits {
+        if src.verdict(rule)? == Verdict::Allow {
+            allowed = true;
+            hits.push(Hit {
+                rule,
+                verdict: Verdict::Allow,
+                possible: false,
+                segment: Some(idx),
+            });
+        }
+    }
+    Ok(allowed)
 }
 
 /// Folders relative paths may be resolved in: the cwd, the project root (git resolves

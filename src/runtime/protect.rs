@@ -18,7 +18,7 @@ mod target;
 mod tool;
 mod walk;
 
-pub use gather::Protected;
+pub use gather::{protected_names, Protected};
 
 use super::{Request, RuleDesc};
 use crate::ir::Verdict;

@@ -637,6 +637,11 @@ impl<'a> Lexer<'a> {
                 parts.push(Part::Quoted(String::from_utf8_lossy(&out).into_owned()));
             }
             Some(b'"') if !in_dq => {
+                // bash replaces the text by its translation from a message catalogue
+                // (`TEXTDOMAIN`, `TEXTDOMAINDIR`: a file the command may have written) and
+                // expands the translation as a double-quoted string: `$( )` there runs
+                // (red team, session 5).
+                unattest.push("locale translation $\"…\" (a translation may run commands)");
                 self.pos += 2;
                 self.double_quoted(parts, unattest);
             }

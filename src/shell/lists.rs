@@ -532,6 +532,8 @@ pub const RUNS_ENV: &[&str] = &[
     "ZDOTDIR",
     // Which program a name runs.
     "PATH",
+    // Lets git's `ext::` transport run its command (red team, session 5).
+    "GIT_ALLOW_PROTOCOL",
 ];
 
 /// Is an assignment to `name` one of [`RUNS_ENV`] (or of its shapes)?
@@ -584,6 +586,10 @@ pub fn writes_env(name: &str) -> bool {
         || matches!(
             up.as_str(),
             "GIT_REDACT_COOKIES"
+                // `~+` and `~-` expand to these: `PWD=/p/.claude; rm ~+/settings.json`
+                // (red team, session 5).
+                | "PWD"
+                | "OLDPWD"
                 | "HISTFILE"
                 | "LESSHISTFILE"
                 | "SSLKEYLOGFILE"

@@ -318,6 +318,10 @@ pub struct Segment {
     pub text: String,
     /// Found only by reading `\r` as a line break: used for deny/ask, not for allow.
     pub deny_only: bool,
+    /// A guess at what a program polc does not know may run (a suffix of its words, an
+    /// argument that reads as a command): a deny or ask rule it meets makes the command ask;
+    /// what polc cannot attest in it does not count. Always also `deny_only`.
+    pub speculative: bool,
 }
 
 /// The result of segmenting a command.

@@ -103,17 +103,25 @@ pub fn walk(command: &str) -> Walk {
             let seg = std::mem::take(&mut work[i]);
             i += 1;
             let mut rd = analyse_segment(&seg);
+            // What a speculative segment cannot attest does not count (see
+            // `unknown_program_runs`): its findings stay local.
+            let mut scratch: Vec<String> = Vec::new();
+            let global_or_scratch = if seg.speculative {
+                &mut scratch
+            } else {
+                &mut global
+            };
             // Commands run by this segment become segments of their own, one level deeper.
             for inner in &rd.inner {
                 if seg.depth + 1 > MAX_DEPTH {
-                    push_unique(&mut global, "nesting deeper than 32");
+                    push_unique(global_or_scratch, "nesting deeper than 32");
                     break;
                 }
                 let mut new: Vec<Segment> = match inner {
                     Inner::Script(s) => {
                         let p = parse(s);
                         for u in p.unattestable {
-                            push_unique(&mut global, u);
+                            push_unique(global_or_scratch, u);
                         }
                         p.segments
                     }
@@ -130,32 +138,21 @@ pub fn walk(command: &str) -> Walk {
                 for s in &mut new {
                     s.depth += seg.depth + 1;
                     s.deny_only |= seg.deny_only;
+                    s.speculative |= seg.speculative;
                 }
                 for s in new {
                     if work.len() >= MAX_SEGMENTS {
-                        push_unique(&mut global, "more than 10,000 segments");
+                        push_unique(global_or_scratch, "more than 10,000 segments");
                         break;
                     }
                     work.push(s);
                 }
             }
-            // Assigned text a later expansion may run (`x='a[$(rm -rf ~)]'; echo $[x]`):
-            // deny rules read it; it never needs an allow.
-            for text in &rd.deny_scripts {
-                if seg.depth + 1 > MAX_DEPTH {
-                    break;
-                }
-                for mut s in parse(text).segments {
-                    s.depth += seg.depth + 1;
-                    s.deny_only = true;
-                    if work.len() >= MAX_SEGMENTS {
-                        push_unique(&mut global, "more than 10,000 segments");
-                        break;
-                    }
-                    work.push(s);
-                }
-            }
+            deny_scripts(&seg, &rd.deny_scripts, &mut work, global_or_scratch);
             let mut effects: Vec<Effects> = rd.stages.iter().map(|s| effects::of(s)).collect();
+            if !seg.speculative && effects.iter().any(|e| !e.known && !e.program.is_empty()) {
+                unknown_program_runs(&seg, &mut work);
+            }
             // `https_proxy=http://x curl …`: the request goes through the proxy.
             for (name, value) in &rd.env {
                 if name.to_ascii_lowercase().ends_with("_proxy") {
@@ -183,9 +180,129 @@ pub fn walk(command: &str) -> Walk {
             break;
         }
     }
+    through_links(&mut out);
     Walk {
         segments: out,
         unattestable: global,
+    }
+}
+
+/// A program polc does not know may be a wrapper or runner (`run-this-one rm -rf /`,
+/// `tcpclient HOST PORT CMD`, `mispipe 'CMD1' 'CMD2'`: every red team found more). Deny and
+/// ask rules read each suffix of its words that starts with a non-option word, and each
+/// argument holding a blank as a script, as speculative segments: a match asks.
+fn unknown_program_runs(seg: &Segment, work: &mut Vec<Segment>) {
+    let mut new: Vec<Segment> = Vec::new();
+    for (k, w) in seg.words.iter().enumerate().skip(1) {
+        if new.len() >= 16 {
+            break;
+        }
+        let value = w.lit_value();
+        if value.starts_with('-') {
+            continue;
+        }
+        if value.contains(' ') {
+            new.extend(parse(&value).segments);
+        }
+        let words = seg.words[k..].to_vec();
+        new.push(Segment {
+            text: words
+                .iter()
+                .map(|w| w.raw.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            words,
+            ..Segment::default()
+        });
+    }
+    for mut s in new {
+        if work.len() >= MAX_SEGMENTS || seg.depth + 1 > MAX_DEPTH {
+            break;
+        }
+        s.depth += seg.depth + 1;
+        s.deny_only = true;
+        s.speculative = true;
+        work.push(s);
+    }
+}
+
+/// A path through a symbolic link made earlier in the command is also named at the link's
+/// target: `mkdir -p y; ln -s .. y/r; head y/r/.env` reads `./.env` (red team, session 5).
+/// The target is placed from the link's folder, as the kernel reads it; at most 16 links.
+fn through_links(out: &mut [Walked]) {
+    let mut links: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    let clean = |p: &[u8]| -> Vec<u8> {
+        let p = p.strip_prefix(b"./").unwrap_or(p);
+        p.strip_suffix(b"/").unwrap_or(p).to_vec()
+    };
+    for w in out.iter_mut() {
+        for (e, stage) in w.effects.iter_mut().zip(&w.rd.stages) {
+            if !links.is_empty() {
+                let mut extra = Vec::new();
+                for u in &e.files {
+                    let path = clean(&u.path);
+                    for (name, target) in &links {
+                        if let Some(rest) = path.strip_prefix(name.as_slice()) {
+                            if rest.is_empty() || rest.starts_with(b"/") {
+                                let mut p = target.clone();
+                                p.extend_from_slice(rest);
+                                extra.push(FileUse {
+                                    path: p,
+                                    ..u.clone()
+                                });
+                            }
+                        }
+                    }
+                }
+                e.files.extend(extra.into_iter().take(MAX_FILE_USES));
+            }
+            if e.program != "ln" || links.len() >= 16 {
+                continue;
+            }
+            let args = &stage[1.min(stage.len())..];
+            let symbolic = args.iter().any(|a| {
+                a.as_slice() == b"--symbolic"
+                    || (a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b's'))
+            });
+            let ops: Vec<&Vec<u8>> = args.iter().filter(|a| !a.starts_with(b"-")).collect();
+            if let (true, [target, .., name]) = (symbolic, ops.as_slice()) {
+                let name = clean(name);
+                let placed = match name.iter().rposition(|&b| b == b'/') {
+                    Some(i) if !target.starts_with(b"/") && !target.starts_with(b"~") => {
+                        let mut p = name[..=i].to_vec();
+                        p.extend_from_slice(target);
+                        p
+                    }
+                    _ => target.to_vec(),
+                };
+                links.push((name, placed));
+            }
+        }
+    }
+}
+
+/// Assigned text a later expansion may run (`x='a[$(rm -rf ~)]'; echo $[x]`): deny rules
+/// read it; it never needs an allow.
+fn deny_scripts(
+    seg: &Segment,
+    texts: &[String],
+    work: &mut Vec<Segment>,
+    global: &mut Vec<String>,
+) {
+    for text in texts {
+        if seg.depth + 1 > MAX_DEPTH {
+            break;
+        }
+        for mut s in parse(text).segments {
+            s.depth += seg.depth + 1;
+            s.deny_only = true;
+            s.speculative |= seg.speculative;
+            if work.len() >= MAX_SEGMENTS {
+                push_unique(global, "more than 10,000 segments");
+                break;
+            }
+            work.push(s);
+        }
     }
 }
 
@@ -357,6 +474,7 @@ fn read_rebound(
                     }
                     s.depth += w.seg.depth + 1;
                     s.deny_only |= w.seg.deny_only;
+                    s.speculative |= w.seg.speculative;
                     work.push(s);
                 }
                 break;

@@ -58,8 +58,12 @@ fn starts_with(p: &Path, base: &Probe<'_>) -> bool {
     p.starts_with(base.path)
 }
 
+/// Case-folded for comparison. `to_lowercase` leaves LONG S (`ſ`, U+017F) alone, but Unicode
+/// case folding (what case-insensitive volumes and the path rules' `(?i)` use) maps it to
+/// `s`: `.claude/ſettings.json` is `settings.json` there (red team, session 5). (The Kelvin
+/// sign already lowercases to `k`.)
 fn fold(p: &Path) -> PathBuf {
-    PathBuf::from(p.to_string_lossy().to_lowercase())
+    PathBuf::from(p.to_string_lossy().to_lowercase().replace('\u{17F}', "s"))
 }
 
 impl Entry {
@@ -150,11 +154,57 @@ pub struct Protected {
     /// The home from the password database and, when it differs, `$HOME` (agents read
     /// their user configuration under `$HOME`; `~` may name either).
     pub(super) homes: Vec<PathBuf>,
-    project_root: PathBuf,
+    pub(super) project_root: PathBuf,
     /// polc's binary and every `polc` in a `PATH` folder ahead of it (see `binaries()`).
     binaries: std::cell::OnceCell<Vec<PathBuf>>,
     /// (device, inode) of the protected files that exist, computed on first need.
     inodes: std::cell::OnceCell<Vec<(u64, u64, PathBuf)>>,
+}
+
+/// A path inside any git folder (`.git` anywhere, any case), or that folder itself: git runs
+/// the commands its `config` and `hooks/` name, and a *nested* repository's folder is the one
+/// git uses for commands run below it (`git init -q src/sub && tee -a src/sub/.git/config`,
+/// then `cd src/sub && git status` ran an fsmonitor command: red team, session 5). A `.git`
+/// *file* (`gitdir: ELSEWHERE`) points git at another folder's configuration. Writes ask.
+pub(super) fn in_git_dir(p: &Path) -> bool {
+    bytes(p)
+        .split(|&b| b == b'/')
+        .any(|c| c.eq_ignore_ascii_case(b".git"))
+}
+
+/// A copy polc's `init` keeps of a host's configuration (`settings.json.polc-backup`):
+/// `polc init --uninstall` writes it back, so it is hook configuration too.
+pub(super) fn polc_backup(p: &Path) -> bool {
+    let b = bytes(p);
+    let suffix = b".polc-backup";
+    b.len() >= suffix.len() && b[b.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+}
+
+/// The last names of the paths self-protection denies (files and folders of agents' hook
+/// configuration, polc's tables, sources and trust list): what a host that does not say
+/// which folder a command runs in (Codex, Copilot CLI) asks about for relative writes.
+/// Derived from the lists below, so a path protected later is covered there too.
+pub fn protected_names() -> Vec<&'static str> {
+    let base = |p: &'static str| p.rsplit('/').next().unwrap_or(p);
+    let mut v: Vec<&'static str> = PROJECT_FILES
+        .iter()
+        .chain(PROJECT_DIRS)
+        .chain(HOME_FILES)
+        .chain(HOME_DIRS)
+        .chain(super::super::layers::PROJECT_TABLES)
+        .map(|p| base(p))
+        .chain([
+            "settings.json",
+            "settings.local.json",
+            "permcheck.json",
+            "policies",
+            "compiled",
+            super::super::trust::TRUST_FILE,
+        ])
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// Hook configuration and other agent configuration under the project root: files, and
@@ -192,6 +242,8 @@ const PROJECT_DIRS: &[&str] = &[
     ".agents/skills",
     ".factory/droids",
     ".factory/hooks",
+    // Droid's custom commands may be executable scripts (red team, session 5).
+    ".factory/commands",
     ".gemini/policies",
     ".gemini/commands",
     ".agents",
@@ -215,6 +267,49 @@ const PROJECT_ASK: &[&str] = &[
     "lefthook.yml",
     ".lefthook.yml",
     "lefthook.yaml",
+    // The other spellings of the hook managers' configuration (red team, session 5).
+    "lefthook.toml",
+    "lefthook.json",
+    "lefthook-local.yml",
+    "lefthook-local.yaml",
+    "lefthook-local.toml",
+    "lefthook-local.json",
+    ".lefthook.toml",
+    ".lefthook.json",
+    ".lefthook-local.yml",
+    ".config/lefthook.yml",
+    ".config/lefthook.yaml",
+    ".lintstagedrc",
+    ".lintstagedrc.json",
+    ".lintstagedrc.yaml",
+    ".lintstagedrc.yml",
+    ".lintstagedrc.js",
+    ".lintstagedrc.cjs",
+    ".lintstagedrc.mjs",
+    "lint-staged.config.js",
+    "lint-staged.config.cjs",
+    "lint-staged.config.mjs",
+    "captainhook.json",
+    "rusty-hook.toml",
+    ".rusty-hook.toml",
+    ".overcommit.yml",
+    ".simple-git-hooks.json",
+    ".simple-git-hooks.js",
+    ".simple-git-hooks.cjs",
+    "simple-git-hooks.json",
+    // Configuration that makes the build and test runners a policy allows run another
+    // program (`[build] rustc-wrapper`, a toolchain `path`, `script-shell`, `addopts`):
+    // red team, session 5.
+    ".cargo/config.toml",
+    ".cargo/config",
+    "rust-toolchain.toml",
+    "rust-toolchain",
+    ".npmrc",
+    ".yarnrc",
+    ".yarnrc.yml",
+    "bunfig.toml",
+    "pytest.ini",
+    ".pytest.ini",
 ];
 const HOME_FILES: &[&str] = &[
     ".gemini/settings.json",
@@ -235,6 +330,9 @@ const HOME_DIRS: &[&str] = &[
     ".vibe",
     ".copilot/hooks",
     ".config/opencode",
+    ".factory/commands",
+    ".factory/droids",
+    ".factory/hooks",
 ];
 const SYSTEM_DIRS: &[&str] = &[
     "/etc/polc",
@@ -411,6 +509,9 @@ impl Protected {
     /// is the same file.
     pub fn covers(&self, p: &Path) -> bool {
         let f = Self::forms(p);
+        if f.iter().any(|x| in_git_dir(x) || polc_backup(x)) {
+            return true;
+        }
         let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
         if self
             .entries()
@@ -430,13 +531,17 @@ impl Protected {
     /// Is every entry covering `p` an ask-only one?
     pub(super) fn ask_only(&self, p: &Path) -> bool {
         let f = Self::forms(p);
+        if f.iter().any(|x| polc_backup(x)) {
+            return false;
+        }
+        let git = f.iter().any(|x| in_git_dir(x));
         let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
         let mut cov = self
             .entries()
             .iter()
             .filter(|e| probes.iter().any(|x| e.covers_probe(x)))
             .peekable();
-        cov.peek().is_some() && cov.all(Entry::ask)
+        (git || cov.peek().is_some()) && cov.all(Entry::ask)
     }
 
     /// Is `p` an ancestor of a protected path (removing or moving it takes one along)?

@@ -16,6 +16,18 @@ impl Protected {
         crate::paths::lexical(&s, Some(cwd), self.home.as_deref())
     }
 
+    /// [`Self::resolve`], and where `..` after a symbolic link leads the kernel elsewhere,
+    /// that folder too ([`crate::paths::physical`]): `cp x h/../settings.json` with
+    /// `h -> .claude/hooks` writes `.claude/settings.json`.
+    pub(super) fn resolve_all(&self, s: &[u8], cwd: &Path) -> Vec<PathBuf> {
+        let lex = self.resolve(s, cwd);
+        let text = String::from_utf8_lossy(s);
+        match crate::paths::physical(&text, Some(cwd), self.home.as_deref()) {
+            Some(p) if p != lex => vec![lex, p],
+            _ => vec![lex],
+        }
+    }
+
     /// `~/x` under every home (the password database's and `$HOME`).
     pub(super) fn homes_of(&self, path: &[u8]) -> Vec<Vec<u8>> {
         let tilde = path == b"~" || path.starts_with(b"~/");
@@ -52,9 +64,11 @@ impl Protected {
         let unknown = |b: &u8| *b == WILD || *b == UNKNOWN;
         if !path.iter().any(unknown) {
             return match cwds {
-                Some(c) => Target::Paths(c.iter().map(|d| self.resolve(path, d)).collect()),
+                Some(c) => {
+                    Target::Paths(c.iter().flat_map(|d| self.resolve_all(path, d)).collect())
+                }
                 None if path.starts_with(b"/") || path.starts_with(b"~") => {
-                    Target::Paths(vec![self.resolve(path, Path::new("/"))])
+                    Target::Paths(self.resolve_all(path, Path::new("/")))
                 }
                 // Relative to a folder polc cannot know: anywhere.
                 None => {
@@ -127,9 +141,10 @@ impl Protected {
                         None,
                     );
                 }
-                let hits = pats
-                    .iter()
-                    .any(|pat| self.pattern_hits(pat, u.access.writes()));
+                let hits = pats.iter().any(|pat| {
+                    self.pattern_hits(pat, u.access.writes())
+                        || (u.access.writes() && pattern_in_git_dir(pat))
+                });
                 let reads_audit = u.access == Access::Read
                     && pats.iter().any(|pat| self.pattern_reads_audit(pat));
                 // `git rm '*.json'`, `git rm -r ':(glob).c*'`: git matches its own glob
@@ -240,6 +255,22 @@ impl Protected {
                 format!("`{prog}` is given protected path {}", p.display()),
                 Some(p),
             ),
+            // A folder that holds protected paths, given to a program polc does not know
+            // (`rename .claude x .claude`, `bindfs /tmp/e .claude`, `rip .claude`: red team,
+            // session 5) — not the project root or a folder above it, which every tool
+            // run on `.` is given.
+            Access::Unknown
+                if self.ancestor_of_protected(p) && !self.project_root.starts_with(p) =>
+            {
+                worst.raise(
+                    Verdict::Ask,
+                    format!(
+                        "`{prog}` is given {}, which holds protected paths",
+                        p.display()
+                    ),
+                    Some(p),
+                )
+            }
             Access::Read => self.check_read(prog, u, p, segment_writes, worst),
             _ => {}
         }
@@ -278,6 +309,18 @@ impl Protected {
             )
         }
     }
+}
+
+/// Could a written pattern name something inside a git folder ([`gather::in_git_dir`])? A
+/// literal `.git` component, or a final `config`/`HEAD` after an unknown part (`src/$X/config`
+/// may be `src/sub/.git/config`).
+fn pattern_in_git_dir(pat: &[u8]) -> bool {
+    let git = pat
+        .split(|&b| b == b'/')
+        .any(|c| c.eq_ignore_ascii_case(b".git"));
+    let tail = pat.rsplit(|&b| b == b'/').next().unwrap_or(pat);
+    let after_wild = pat.contains(&WILD) && matches!(tail, b"config" | b"HEAD" | b"hooks");
+    git || after_wild
 }
 
 /// Deny, unless every protected path the patterns meet is one a prompt may change

@@ -49,30 +49,82 @@ impl Protected {
         for s in strings.iter().filter(|s| !s.is_empty()) {
             // `file:///p/.claude/settings.json` names the path.
             let s = &crate::runtime::toolpaths::as_path(s).unwrap_or_else(|| s.clone());
-            let p = self.resolve(s.as_bytes(), cwd);
-            if self.covers(&p) {
-                let v = if edit && !self.ask_only(&p) {
-                    Verdict::Deny
-                } else {
-                    Verdict::Ask
-                };
-                worst.raise(
-                    v,
-                    format!("{tool} of protected path {}", p.display()),
-                    Some(&p),
-                );
-            } else if tool == tools::EDIT
-                && (s == subject || named.contains(s))
-                && self.ancestor_of_protected(&p)
-            {
-                worst.raise(
-                    Verdict::Deny,
-                    format!("{tool} of {}, which holds protected paths", p.display()),
-                    Some(&p),
-                );
+            for p in self.resolve_all(s.as_bytes(), cwd) {
+                self.tool_path(tool, s, subject, &named, edit, &p, &mut worst);
             }
         }
+        if tool != tools::BASH && !tools::is_builtin(tool) {
+            self.paths_inside_text(tool, &strings, cwd, &mut worst);
+        }
         worst.0
+    }
+
+    /// An MCP or unknown tool's text values (a patch, a diff, a command, code) may name a
+    /// protected path inside them (`*** Add File: .claude/settings.json`, `rm -f
+    /// .claude/settings.json`, `open('.mcp.json','w')`): each path-like word is looked at;
+    /// one that names a protected path asks (red team, session 5).
+    fn paths_inside_text(&self, tool: &str, strings: &[String], cwd: &Path, worst: &mut Worst) {
+        let sep = |c: char| c.is_whitespace() || "'\"`()[]{},;=<>|&:".contains(c);
+        for s in strings.iter().filter(|s| s.contains(sep)).take(64) {
+            for tok in s
+                .split(sep)
+                .filter(|t| t.contains('/') || t.starts_with('.'))
+                .take(4096)
+            {
+                let tok = tok
+                    .strip_prefix("a/")
+                    .or_else(|| tok.strip_prefix("b/"))
+                    .unwrap_or(tok);
+                if self
+                    .resolve_all(tok.as_bytes(), cwd)
+                    .iter()
+                    .any(|p| self.covers(p))
+                {
+                    worst.raise(
+                        Verdict::Ask,
+                        format!("{tool} input names protected path `{tok}` inside its text"),
+                        None,
+                    );
+                    return;
+                }
+            }
+        }
+    }
+
+    /// One path a tool call names (both spellings of a path with `..`, see
+    /// [`Self::resolve_all`]).
+    #[allow(clippy::too_many_arguments)]
+    fn tool_path(
+        &self,
+        tool: &str,
+        s: &str,
+        subject: &str,
+        named: &[String],
+        edit: bool,
+        p: &Path,
+        worst: &mut Worst,
+    ) {
+        if self.covers(p) {
+            let v = if edit && !self.ask_only(p) {
+                Verdict::Deny
+            } else {
+                Verdict::Ask
+            };
+            worst.raise(
+                v,
+                format!("{tool} of protected path {}", p.display()),
+                Some(p),
+            );
+        } else if tool == tools::EDIT
+            && (s == subject || named.iter().any(|n| n == s))
+            && self.ancestor_of_protected(p)
+        {
+            worst.raise(
+                Verdict::Deny,
+                format!("{tool} of {}, which holds protected paths", p.display()),
+                Some(p),
+            );
+        }
     }
 }
 

@@ -19,9 +19,12 @@ impl Protected {
             for t in ts {
                 let base: Vec<PathBuf> = v.clone();
                 for b in base {
-                    let p = self.resolve(&t, &b);
-                    if !v.contains(&p) {
-                        v.push(p);
+                    // Both the logical folder (bash's `cd`) and the physical one (`cd -P`,
+                    // `set -P`: `..` after a link leads to the target's parent).
+                    for p in self.resolve_all(&t, &b) {
+                        if !v.contains(&p) {
+                            v.push(p);
+                        }
                     }
                 }
             }
@@ -42,6 +45,9 @@ impl Protected {
             unattestable |= !w.rd.unattestable.is_empty();
             for (e, stage) in w.effects.iter().zip(&w.rd.stages) {
                 self.polc_command(e, stage, &mut worst);
+                if e.program == "git" {
+                    self.nested_repository(&cwds, &mut worst);
+                }
                 if e.installs {
                     worst.raise(
                         Verdict::Ask,
@@ -102,6 +108,43 @@ impl Protected {
             }
         }
         worst.0
+    }
+
+    /// git run below the project root uses the nearest repository: a nested one (`.git`
+    /// in a subfolder, or a bare one: `HEAD` and `config` in the folder itself) has a
+    /// configuration polc has not read, whose `core.fsmonitor`, `diff.external` or hooks run
+    /// commands (red team, session 5). Asks; one `lstat` per folder between the command's
+    /// folder and the root, only when git runs below the root.
+    fn nested_repository(&self, cwds: &Option<Vec<PathBuf>>, worst: &mut Worst) {
+        let Some(cwds) = cwds else {
+            worst.raise(
+                Verdict::Ask,
+                "`git` runs in a folder polc cannot know: a repository there may run commands from its configuration".into(),
+                None,
+            );
+            return;
+        };
+        let root = &self.project_root;
+        for f in cwds.iter().filter(|f| f.starts_with(root)) {
+            let mut g = f.clone();
+            while g != *root && g.starts_with(root) {
+                let bare = g.join("HEAD").is_file() && g.join("config").exists();
+                if std::fs::symlink_metadata(g.join(".git")).is_ok() || bare {
+                    worst.raise(
+                        Verdict::Ask,
+                        format!(
+                            "`git` runs in {}, a repository nested in the project: its configuration may run commands",
+                            g.display()
+                        ),
+                        Some(&g),
+                    );
+                    return;
+                }
+                if !g.pop() {
+                    break;
+                }
+            }
+        }
     }
 
     pub(super) fn polc_command(&self, e: &Effects, stage: &[Vec<u8>], worst: &mut Worst) {

@@ -69,6 +69,92 @@ fn under(dir: Option<&Vec<u8>>, p: &[u8]) -> Vec<u8> {
     }
 }
 
+/// Tools that empty or remove their output folder before writing it (red team, session 5):
+/// `cargo vendor DIR` removes DIR's entries, `go mod vendor -o DIR` removes DIR, `venv
+/// --clear DIR` wipes DIR, static-site and bundler builds empty their output folder. The
+/// folder is a recursive delete.
+pub(super) fn output_wipes(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let positional = |from: usize, with_arg: &[&str]| -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        let mut k = from;
+        while k < args.len() {
+            let t = text(&args[k]);
+            if with_arg.contains(&t.as_str()) {
+                k += 2;
+                continue;
+            }
+            if !t.starts_with('-') {
+                out.push(args[k].clone());
+            }
+            k += 1;
+        }
+        out
+    };
+    let at = |w: &str| args.iter().position(|a| a == w.as_bytes());
+    let mut wiped: Vec<Vec<u8>> = Vec::new();
+    match n {
+        "cargo" => {
+            if let Some(i) = at("vendor").filter(|&i| args[..i].iter().all(|a| a.starts_with(b"-")))
+            {
+                let dirs = positional(
+                    i + 1,
+                    &[
+                        "-s",
+                        "--sync",
+                        "--manifest-path",
+                        "--config",
+                        "-Z",
+                        "--color",
+                        "--lockfile-path",
+                    ],
+                );
+                wiped.extend(dirs.into_iter().next().or(Some(b"vendor".to_vec())));
+            }
+        }
+        "go" => {
+            let vendor = args.windows(2).any(|w| {
+                matches!(w[0].as_slice(), b"mod" | b"work") && w[1].as_slice() == b"vendor"
+            });
+            if vendor {
+                let o = go_values(args, &["o"]);
+                wiped.extend(o.into_iter().next().or(Some(b"vendor".to_vec())));
+            }
+        }
+        "virtualenv" | "uv" | "python" | "python3" | "pypy" | "pypy3"
+            if args.iter().any(|a| a == b"--clear") =>
+        {
+            let from = match n {
+                "virtualenv" => Some(0),
+                _ => at("venv").map(|i| i + 1),
+            };
+            if let Some(f) = from {
+                wiped.extend(positional(f, &["--prompt", "-p", "--python", "--seed"]).pop());
+            }
+        }
+        "mkdocs" | "mdbook" | "jekyll" | "hugo" | "vite" | "webpack" | "webpack-cli" | "astro"
+        | "zola" | "eleventy" | "gatsby" | "next" => {
+            wiped.extend(opt_values(
+                args,
+                &["-d", "-o"],
+                &[
+                    "--site-dir",
+                    "--dest-dir",
+                    "--destination",
+                    "--outDir",
+                    "--out-dir",
+                    "--output-path",
+                    "--output-dir",
+                    "--output",
+                ],
+            ));
+        }
+        _ => {}
+    }
+    for d in wiped {
+        e.file(d, Access::Delete, true);
+    }
+}
+
 /// The build/test tools' file uses; false for other programs.
 pub(super) fn build_tools(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     match n {
@@ -79,6 +165,11 @@ pub(super) fn build_tools(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             }
             for p in opt_values(args, &[], &["--manifest-path", "--lockfile-path"]) {
                 e.file(p, Access::Read, false);
+            }
+            // `cargo clippy -- --emit=dep-info=F`, `cargo rustc -- -o F`: after `--` the
+            // compiler's own options (red team, session 5).
+            if let Some(i) = args.iter().position(|a| a == b"--") {
+                super::files::compiler_files(e, &args[i + 1..]);
             }
             return false;
         }
@@ -114,6 +205,63 @@ pub(super) fn build_tools(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     true
 }
 
+/// Values of `-test.NAME` flags other than plain settings (anywhere, also after `--`).
+fn go_test_flag_values(args: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    const SETTINGS: &[&str] = &[
+        "v",
+        "run",
+        "bench",
+        "benchtime",
+        "benchmem",
+        "count",
+        "cpu",
+        "parallel",
+        "short",
+        "failfast",
+        "list",
+        "skip",
+        "timeout",
+        "shuffle",
+        "fuzz",
+        "fuzztime",
+        "fuzzminimizetime",
+        "paniconexit0",
+        "fullpath",
+        "coverprofile",
+        "cpuprofile",
+        "memprofile",
+        "memprofilerate",
+        "blockprofile",
+        "blockprofilerate",
+        "mutexprofile",
+        "mutexprofilefraction",
+        "trace",
+        "outputdir",
+    ];
+    let mut out = Vec::new();
+    for (k, a) in args.iter().enumerate() {
+        let t = text(a);
+        let Some(rest) = t
+            .strip_prefix("--test.")
+            .or_else(|| t.strip_prefix("-test."))
+        else {
+            continue;
+        };
+        let (name, val) = match rest.split_once('=') {
+            Some((n, v)) => (n, Some(v.as_bytes().to_vec())),
+            None => (rest, None),
+        };
+        if SETTINGS.contains(&name) {
+            continue;
+        }
+        match val {
+            Some(v) => out.push(v),
+            None => out.extend(args.get(k + 1).cloned()),
+        }
+    }
+    out
+}
+
 fn go(e: &mut Effects, args: &[Vec<u8>]) {
     let chdir = go_values(args, &["C"]).into_iter().next();
     let outdir = go_values(args, &["outputdir", "test.outputdir"])
@@ -137,6 +285,13 @@ fn go(e: &mut Effects, args: &[Vec<u8>]) {
         "test.trace",
     ];
     for v in go_values(args, &profiles) {
+        let p = under(outdir.as_ref(), &v);
+        e.file(under(chdir.as_ref(), &p), Access::Write, false);
+    }
+    // Any other `-test.NAME=VALUE` (after `-args`, or given to a test binary) whose NAME is
+    // not a plain setting may name a file the test binary writes (`-test.testlogfile=F`
+    // wrote `.claude/settings.json`: red team, session 5).
+    for v in go_test_flag_values(args) {
         let p = under(outdir.as_ref(), &v);
         e.file(under(chdir.as_ref(), &p), Access::Write, false);
     }
@@ -177,9 +332,22 @@ fn pytest(e: &mut Effects, args: &[Vec<u8>]) {
             "--html",
             "--json-report-file",
             "--alluredir",
+            "--benchmark-json",
+            "--benchmark-histogram",
+            "--cache-dir",
         ],
     ) {
         e.file(f, Access::Write, false);
+    }
+    // pytest-benchmark saves runs under its storage (`file://PATH`, or a URL it uploads
+    // to): red team, session 5.
+    for d in opt_values(args, &[], &["--benchmark-storage"]) {
+        let d = d.strip_prefix(b"file://").map(<[u8]>::to_vec).unwrap_or(d);
+        if d.windows(3).any(|w| w == b"://") {
+            e.net = super::Net::Yes;
+        } else {
+            e.file_into(d);
+        }
     }
     for r in opt_values(args, &[], &["--cov-report"]) {
         // `TYPE:PATH`: a file (`xml:cov.xml`, `json:`, `lcov:`) or a folder (`html:D`).

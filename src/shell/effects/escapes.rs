@@ -499,6 +499,14 @@ fn build_tools(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
                 r.unattest("go generate runs the commands its sources name");
             }
         }
+        // A configuration file's `addopts` is any command line (`--basetemp=.claude`
+        // empties that folder): like `-o addopts=…` (red team, session 5).
+        "pytest" | "py.test"
+            if !option_values(args, arg_words, &["-c", "--config-file", "--inifile"])
+                .is_empty() =>
+        {
+            r.unattest("pytest reads its options from a configuration file polc does not read");
+        }
         "cargo" => {
             for v in option_values(args, arg_words, &["--config"]) {
                 // `--config target.runner="polc confirm"`, `build.rustc-wrapper=…`, a file.
@@ -641,6 +649,22 @@ fn sql_text(t: &str, r: &mut Runs) {
         "load_extension",
         "readfile(",
         "fts3_tokenizer",
+        // duckdb reads any file a string names (`read_text('.env')`, `FROM '.env'`,
+        // `glob(…)`) and loads extensions that run commands (`shellfs`); `ATTACH`,
+        // `COPY`, `VACUUM INTO`, `EXPORT`/`IMPORT DATABASE` open files (red team,
+        // session 5).
+        "read_",
+        "from '",
+        "from \"",
+        "glob(",
+        "install ",
+        "load ",
+        "attach",
+        "copy ",
+        "vacuum",
+        "export ",
+        "import ",
+        "shellfs",
     ]
     .iter()
     .any(|f| low.contains(f))
@@ -699,7 +723,16 @@ fn mysql_text(t: &str, r: &mut Runs) {
             }
         }
         if [
-            "pager", "tee", "source", "edit", "outfile", "dumpfile", "system",
+            "pager",
+            "tee",
+            "source",
+            "edit",
+            "outfile",
+            "dumpfile",
+            "system",
+            "load_file",
+            "load data",
+            "load xml",
         ]
         .iter()
         .any(|k| low.contains(k))
@@ -969,7 +1002,7 @@ fn interpreter_reads_stdin(base: &str, args: &[String]) -> bool {
         }
         if !a.starts_with('-') {
             // The script (deno: `deno run -`, `deno eval` are subcommands).
-            if base == "deno" && matches!(a, "run" | "repl") {
+            if matches!(base, "deno" | "bun") && matches!(a, "run" | "repl") {
                 k += 1;
                 continue;
             }
@@ -1048,7 +1081,13 @@ fn stdin_code(n: &str, base: &str, args: &[String]) -> bool {
             interpreter_reads_stdin(base, args)
         }
         "ed" | "red" | "ex" | "gdb" | "lldb" | "rr" | "newgrp" | "ftp" | "tftp" | "lftp"
-        | "ncftp" | "smbclient" | "telnet" | "erl" | "iex" | "r" | "ghci" => {
+        | "ncftp" | "smbclient" | "telnet" | "erl" | "iex" | "r" | "ghci"
+        // REPLs and interpreters that run what they read (red team, session 5): `system()`
+        // in gnuplot, octave, maxima, PARI/GP and calc, LLVM IR in lli, C in `tcc -run -`.
+        | "lli" | "gnuplot" | "octave" | "octave-cli" | "maxima" | "gp" | "calc" | "pry"
+        | "bb" | "clj" | "clojure" | "kotlinc" | "utop" | "coqtop" | "gap" | "sage"
+        | "magma" | "matlab" | "wolfram" | "wolframscript" | "math" | "pwsh"
+        | "powershell" => {
             // Each reads commands from stdin whatever its arguments (`ed FILE`, `gdb -batch
             // PROG`, `newgrp GROUP` starts a shell, `ftp HOST` runs `!CMD` lines).
             true
@@ -1078,6 +1117,8 @@ fn stdin_code(n: &str, base: &str, args: &[String]) -> bool {
             sql_shell_reads_stdin(n, args)
         }
         "make" | "gmake" => script_from_stdin(&["-f", "--file", "--makefile"]),
+        "tcc" => args.iter().any(|a| a == "-run") && args.iter().any(|a| STDIN_SCRIPTS.contains(&a.as_str())),
+        "dotnet" => args.first().is_some_and(|a| a == "script") && (args.len() == 1 || args.iter().any(|a| STDIN_SCRIPTS.contains(&a.as_str()))),
         "sed" | "gsed" | "awk" | "gawk" | "mawk" | "nawk" => script_from_stdin(&["-f", "--file"]),
         _ => false,
     }

@@ -105,6 +105,7 @@ const EDITORS: &[&str] = &[
     "emacsclient",
     "code",
     "codium",
+    "sudoedit",
     "micro",
     "hx",
     "helix",
@@ -446,6 +447,7 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     if NETWORK.contains(&n) {
         e.net = Net::Yes;
     }
+    more_uses(e, n, args);
     // gpg's keyserver operations send or fetch keys (`--send-keys` after a secret read).
     if matches!(n, "gpg" | "gpg2")
         && args.iter().any(|a| {
@@ -472,9 +474,72 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     e.installs = installs(n, args);
 }
 
+/// Uses that programs in any branch above also have: output folders emptied, the history
+/// builtin's files, local files given as pages, editors that reach the network (red team,
+/// session 5).
+fn more_uses(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    super::builds::output_wipes(e, n, args);
+    // `history -w FILE` / `-a FILE` write the history list into FILE (`history -s TEXT`
+    // puts any text there first), `-r FILE` / `-n FILE` read FILE into it (then `history`
+    // prints it): red team, session 5.
+    if n == "history" {
+        let mut access = None;
+        for a in args {
+            if a.starts_with(b"-") && a.len() > 1 {
+                if a.contains(&b'w') || a.contains(&b'a') {
+                    access = Some(Access::Write);
+                } else if a.contains(&b'r') || a.contains(&b'n') {
+                    access = Some(Access::Read);
+                }
+            } else if let Some(acc) = access {
+                e.file(a.clone(), acc, false);
+                break;
+            }
+        }
+    }
+    // Programs that print a local file given where a page name or URL is expected:
+    // `man -l F`, `man ./F` (man-db reads an operand holding `/` as a file), the text
+    // browsers' `-dump F` (red team, session 5).
+    let page_readers = match n {
+        "man" => {
+            let local = args
+                .iter()
+                .any(|a| a.as_slice() == b"-l" || a.starts_with(b"--local"));
+            args.iter()
+                .filter(|a| !a.starts_with(b"-"))
+                .filter(|a| local || a.contains(&b'/'))
+                .cloned()
+                .collect()
+        }
+        "lynx" | "links" | "links2" | "elinks" | "w3m" | "browsh" => args
+            .iter()
+            .filter(|a| !a.starts_with(b"-") && !a.windows(3).any(|w| w == b"://"))
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    };
+    for p in page_readers {
+        e.file(p, Access::Read, false);
+    }
+    // VS Code and its forks download extensions from a marketplace, open a tunnel to the
+    // machine or serve it over the web (red team, session 5: steps of the exfiltration
+    // sequence).
+    if matches!(
+        n,
+        "code" | "codium" | "code-insiders" | "code-oss" | "vscodium" | "cursor" | "windsurf"
+    ) && args.iter().any(|a| {
+        let t = text(a);
+        t.starts_with("--install-extension")
+            || t.starts_with("--update-extensions")
+            || matches!(t.as_str(), "tunnel" | "serve-web" | "--remote" | "--tunnel")
+    }) {
+        e.net = Net::Yes;
+    }
+}
+
 /// Compilers and linkers: `-o FILE` (`-oFILE`), dependency files and maps are written,
 /// sources read.
-fn compiler_files(e: &mut Effects, args: &[Vec<u8>]) {
+pub(super) fn compiler_files(e: &mut Effects, args: &[Vec<u8>]) {
     // Compilers write `-o FILE` (`-oFILE` attached) and read their sources.
     for v in opt_values(args, &["-o"], &["--out-dir"]) {
         e.file(v, Access::Write, false);
@@ -1056,6 +1121,9 @@ fn copier(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
             recursive && src_access != Access::Unknown,
         );
     }
+    if n == "ln" && !hard_link {
+        symlink_targets(e, dest.as_deref(), target.is_empty(), &srcs);
+    }
     if let Some(d) = dest {
         // `scp h:.mcp.json .` writes `./.mcp.json`: a remote source is named after its path.
         let local: Vec<Vec<u8>> = srcs
@@ -1077,6 +1145,32 @@ fn copier(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         && (ops.iter().any(|o| remote_path(o)) || has_flag(args, 'e', &["--rsh"]))
     {
         e.net = Net::Yes;
+    }
+}
+
+/// A symbolic link's relative target is read from the link's folder, not the command's:
+/// `ln -s ../.env src/e` points at `./.env` (red team, session 5). Named from both folders
+/// the link may sit in (NAME's folder, or NAME itself when it is a folder; only the folder
+/// with `-t DIR`).
+fn symlink_targets(e: &mut Effects, dest: Option<&[u8]>, no_target_dir: bool, srcs: &[&Vec<u8>]) {
+    let Some(d) = dest else { return };
+    let d = d.strip_suffix(b"/").unwrap_or(d);
+    let parent = d.iter().rposition(|&b| b == b'/').map(|i| &d[..i]);
+    let folders: Vec<&[u8]> = if no_target_dir {
+        parent.into_iter().chain([d]).collect()
+    } else {
+        vec![d]
+    };
+    for s in srcs
+        .iter()
+        .filter(|s| !s.starts_with(b"/") && !s.starts_with(b"~"))
+    {
+        for f in &folders {
+            let mut p = f.to_vec();
+            p.push(b'/');
+            p.extend_from_slice(s);
+            e.file(p, Access::Unknown, false);
+        }
     }
 }
 
@@ -1155,6 +1249,43 @@ fn fetcher_reads(e: &mut Effects, args: &[Vec<u8>]) {
 }
 
 /// Files a fetcher writes: headers, cookies, traces and downloads.
+/// Where a download is written: the output names (curl's URL globs fill `#N` in them with
+/// the match: `-o '.claude/#1.json' 'http://h/{settings}'`, red team session 5; such a name
+/// is one polc cannot read), and here under a name the server chooses (`curl -J`, `wget
+/// --content-disposition`).
+fn download_names(e: &mut Effects, n: &str, args: &[Vec<u8>], outs: Vec<Vec<u8>>) {
+    // curl's URL globs (`{a,b}`, `[1-3]`) fill `#N` in the output name with the match:
+    // `-o '.claude/#1.json' 'http://h/{settings}'` (red team, session 5). Such a name is
+    // one polc cannot read.
+    let globbed = n.starts_with("curl")
+        && !has_flag(args, 'g', &["--globoff"])
+        && args
+            .iter()
+            .any(|a| !a.starts_with(b"-") && (a.contains(&b'{') || a.contains(&b'[')));
+    for mut o in outs {
+        if globbed && o.contains(&b'#') {
+            o = o
+                .iter()
+                .map(|&b| if b == b'#' { crate::shell::UNKNOWN } else { b })
+                .collect();
+        }
+        e.file(o, Access::Write, false);
+    }
+    // A name the server chooses (`curl -J`, `wget --content-disposition`): unknown names
+    // written here.
+    let server_named = args.iter().any(|a| {
+        a.as_slice() == b"--remote-header-name"
+            || a.as_slice() == b"--content-disposition"
+            || (n.starts_with("curl")
+                && a.starts_with(b"-")
+                && !a.starts_with(b"--")
+                && a.contains(&b'J'))
+    });
+    if server_named {
+        e.file_into(b".".to_vec());
+    }
+}
+
 fn fetcher_writes(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     // Headers, cookies and traces written to files.
     for v in opt_values(
@@ -1187,9 +1318,7 @@ fn fetcher_writes(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     } else {
         outs
     };
-    for o in outs {
-        e.file(o, Access::Write, false);
-    }
+    download_names(e, n, args, outs);
     for d in opt_values(args, &["-P"], &["--output-dir", "--directory-prefix"]) {
         e.file_into(d);
     }
@@ -1515,6 +1644,16 @@ fn tar(e: &mut Effects, args: &[Vec<u8>]) {
         for p in ops {
             e.file(p.clone(), access, true);
         }
+        // Names read from a list file (`-T list`, `--files-from=list`) are names polc
+        // cannot see: with `--remove-files` any path may be deleted (red team, session 5).
+        let from_list = args.iter().any(|a| {
+            a.as_slice() == b"-T"
+                || a.starts_with(b"--files-from")
+                || (a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b'T'))
+        });
+        if access == Access::Delete && from_list {
+            e.file(vec![crate::pattern::WILD], Access::Delete, true);
+        }
     }
 }
 
@@ -1554,6 +1693,14 @@ fn extractor(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         let access = if sdel { Access::Delete } else { Access::Read };
         for p in rest.iter().skip(1) {
             e.file((*p).clone(), access, true);
+        }
+        // `@list` and `-i@list` add the names a list file holds: unknown paths.
+        if sdel
+            && args
+                .iter()
+                .any(|a| a.starts_with(b"@") || a.starts_with(b"-i"))
+        {
+            e.file(vec![crate::pattern::WILD], Access::Delete, true);
         }
         return;
     }

@@ -228,6 +228,15 @@ pub fn runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
         r.unattest("inline code or an option that runs commands");
     }
     let at = subcommand_at(args);
+    if args[..at].iter().any(|a| {
+        ["--git-dir", "--work-tree"]
+            .iter()
+            .any(|o| a == o || a.starts_with(&format!("{o}=")))
+    }) {
+        // Like `GIT_DIR`: another repository's configuration, which may run commands.
+        r.unattest("git told to use another repository, whose configuration may run commands");
+    }
+    ext_transport(&args[at.min(args.len())..], r);
     let Some(sub) = args.get(at).map(String::as_str) else {
         return;
     };
@@ -296,6 +305,35 @@ pub fn runs(args: &[String], arg_words: &[Word], r: &mut Runs) {
     subcommand_runs(sub, rest, rest_words, r);
 }
 
+/// git's `ext::CMD ARGS` remote runs CMD (`% ` is a space, `%%` a `%`) once
+/// `GIT_ALLOW_PROTOCOL` or `protocol.ext.allow` lets it: any argument spelled so is a
+/// command (red team, session 5: `git ls-remote 'ext::sh -c touch% x'`).
+fn ext_transport(args: &[String], r: &mut Runs) {
+    for a in args {
+        let Some(i) = a.find("ext::") else { continue };
+        r.unattest("git's ext:: transport runs a command");
+        let mut cmd = String::new();
+        let mut it = a[i + 5..].chars();
+        while let Some(c) = it.next() {
+            match (c, it.clone().next()) {
+                ('%', Some(' ')) => {
+                    cmd.push(' ');
+                    it.next();
+                }
+                ('%', Some('%')) => {
+                    cmd.push('%');
+                    it.next();
+                }
+                ('%', Some('G' | 'S' | 'V')) => {
+                    it.next();
+                }
+                _ => cmd.push(c),
+            }
+        }
+        r.inner(Inner::Script(cmd));
+    }
+}
+
 /// What a subcommand itself runs (`bisect run`, `submodule foreach`, `config` values).
 fn subcommand_runs(sub: &str, rest: &[String], rest_words: &[Word], r: &mut Runs) {
     match sub {
@@ -327,7 +365,46 @@ fn subcommand_runs(sub: &str, rest: &[String], rest_words: &[Word], r: &mut Runs
             r.unattest("git subcommand that runs configured or given commands")
         }
         "config" => config_runs(rest, rest_words, r),
+        "clone" | "init" => new_repository_runs(rest, rest_words, r),
         _ => {}
+    }
+}
+
+/// `git clone -c KEY=VALUE` writes KEY into the new repository's configuration, and
+/// `--template=DIR` (clone, init) copies DIR's hooks and config into it: the next git
+/// command run there runs them.
+fn new_repository_runs(rest: &[String], rest_words: &[Word], r: &mut Runs) {
+    let mut k = 0;
+    while k < rest.len() {
+        let a = rest[k].as_str();
+        if a == "--template" || a.starts_with("--template=") {
+            r.unattest("git copies hooks and configuration from a template folder");
+        }
+        let kv = match a {
+            "-c" | "--config" => rest_words.get(k + 1).map(Word::lit_value),
+            _ if a.starts_with("--config=") => Some(a["--config=".len()..].to_string()),
+            _ if a.starts_with("-c") && a.len() > 2 && !a.starts_with("--") => {
+                Some(a[2..].to_string())
+            }
+            _ => None,
+        };
+        if let Some(kv) = kv {
+            let (key, value) = kv.split_once('=').unwrap_or((kv.as_str(), ""));
+            let key = key.to_ascii_lowercase();
+            if !harmless_key(&key) {
+                r.unattest("git clone sets a key that may run commands");
+                if command_key(&key) {
+                    r.inner(Inner::Script(value.to_string()));
+                } else if let Some(c) = key
+                    .starts_with("alias.")
+                    .then(|| value.strip_prefix('!'))
+                    .flatten()
+                {
+                    r.inner(Inner::Script(c.to_string()));
+                }
+            }
+        }
+        k += 1;
     }
 }
 
@@ -424,6 +501,17 @@ fn option_files(rest: &[Vec<u8>], sub: &str, e: &mut Effects) {
         &["--file", "--pathspec-from-file", "--template"],
     ) {
         e.file(v, Access::Read, false);
+    }
+    // Pathspecs read from a file are paths polc cannot see: `git rm` may delete any
+    // (red team, session 5), the commands that rewrite files may write any.
+    if rest.iter().any(|a| a.starts_with(b"--pathspec-from-file")) {
+        match sub {
+            "rm" => e.file(vec![UNKNOWN], Access::Delete, true),
+            "checkout" | "restore" | "reset" | "stash" | "mv" => {
+                e.file(vec![UNKNOWN], Access::Write, true)
+            }
+            _ => {}
+        }
     }
 }
 

@@ -147,7 +147,7 @@ fn evaluating_builtin(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs
 
 /// Builtins that define or evaluate code, and programs that run a command given to them.
 fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) {
-    if evaluating_builtin(n, args, arg_words, r) {
+    if evaluating_builtin(n, args, arg_words, r) || session5_runs(n, args, arg_words, r) {
         return;
     }
     match n {
@@ -173,7 +173,7 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs)
             // uses as PROG).
             r.unattest("hash -p binds a command name to any program")
         }
-        "alias" | "enable" | "bind" | "complete" | "compgen" | "fc" | "coproc" => {
+        "alias" | "enable" | "bind" | "complete" | "compgen" | "fc" | "coproc" | "zmodload" => {
             r.unattest("builtin that defines or runs commands")
         }
         // zsh: `print -P` expands prompt sequences (`$(…)` under `promptsubst`); `setopt`
@@ -226,6 +226,183 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs)
         _ => {}
     }
 }
+
+/// Builtins, tools and options found by the fifth red team: shell options that change what
+/// later words mean, persistent tool configuration, filters and file names that run
+/// programs, `jobs -x`. True when `n` was one of them.
+fn session5_runs(n: &str, args: &[String], arg_words: &[Word], r: &mut Runs) -> bool {
+    match n {
+        // bash options that change what later words mean (red team, session 5): `set -k`
+        // makes `NAME=VALUE` after a command name an assignment (`git log GIT_PAGER=CMD`),
+        // `cdable_vars` makes `cd NAME` go to `$NAME`, `expand_aliases` and `extdebug`
+        // run other text.
+        "set" | "shopt" if shell_option_changes_words(n, args) => {
+            r.unattest("shell options that change how words are read")
+        }
+        // Persistent tool configuration that a later, allowed command obeys (red team,
+        // session 5): `go env -w GOFLAGS=-toolexec=X`, `npm config set script-shell X`,
+        // `gh alias set x '!CMD'`, `pip config set global.index-url URL`. Like `git config`
+        // of a key that may run commands: unattestable, a command value read as one.
+        "go" if args.iter().take(2).eq(["env", "-w"].iter())
+            || args.iter().take(2).eq(["env", "-u"].iter()) =>
+        {
+            r.unattest("go env -w sets what later go commands run");
+            for kv in args.iter().skip(2) {
+                if let Some((k, v)) = kv.split_once('=') {
+                    if lists::runs_env(k) || matches!(k, "CC" | "CXX" | "GOFLAGS") {
+                        r.inner(Inner::Script(
+                            v.trim_start_matches("-toolexec=")
+                                .trim_start_matches("-exec=")
+                                .to_string(),
+                        ));
+                    }
+                }
+            }
+        }
+        "npm" | "pnpm" | "yarn" | "bun" | "pip" | "pip3" | "uv" | "poetry" | "conda"
+            if args.iter().any(|a| a == "config")
+                && args
+                    .iter()
+                    .any(|a| matches!(a.as_str(), "set" | "edit" | "add" | "--set" | "--add")) =>
+        {
+            r.unattest("a package manager's configuration sets what later commands run or fetch")
+        }
+        "gh" if args.first().is_some_and(|a| a == "alias" || a == "config")
+            && args
+                .get(1)
+                .is_some_and(|a| matches!(a.as_str(), "set" | "import")) =>
+        {
+            r.unattest("gh aliases and configuration name commands");
+            for v in args.iter().skip(2).filter(|a| !a.starts_with('-')).skip(1) {
+                r.inner(Inner::Script(v.trim_start_matches('!').to_string()));
+            }
+        }
+        // Filters and file names that run programs (red team, session 5): pandoc's Lua and
+        // JSON filters; `|CMD` as a file name in sox and ImageMagick; gnuplot's `!CMD` and
+        // `system()`.
+        "pandoc"
+            if args.iter().any(|a| {
+                ["--filter", "--lua-filter", "-F", "-L"].iter().any(|o| {
+                    a == o || a.starts_with(&format!("{o}=")) || (o.len() == 2 && a.starts_with(o))
+                })
+            }) =>
+        {
+            r.unattest("pandoc filters run programs")
+        }
+        "sox" | "play" | "rec" | "convert" | "magick" | "mogrify" | "identify" | "composite"
+        | "montage" => {
+            for a in args.iter().filter(|a| a.starts_with('|')) {
+                r.unattest("a file name that runs a command");
+                r.inner(Inner::Script(a[1..].to_string()));
+            }
+        }
+        "gnuplot" => {
+            for v in args.windows(2).filter(|w| w[0] == "-e").map(|w| &w[1]) {
+                r.unattest("gnuplot commands run programs");
+                for line in v.split([';', '\n']) {
+                    if let Some(c) = line.trim_start().strip_prefix('!') {
+                        r.inner(Inner::Script(c.to_string()));
+                    }
+                }
+            }
+        }
+        // `jobs -x CMD ARGS` runs CMD (with job specs replaced).
+        "jobs" => {
+            if let Some(i) = args
+                .iter()
+                .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('x'))
+            {
+                r.unattest("jobs -x runs a command");
+                if i + 1 < arg_words.len() {
+                    r.inner(Inner::Words(arg_words[i + 1..].to_vec()));
+                }
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// `set -k`, `set -H`, `set -o NAME` / `set +o NAME` for a name outside [`SET_O_PLAIN`] (bash's
+/// `keyword`, `histexpand`, `posix`, `interactive-comments`, and zsh's option names, which
+/// zsh takes in `set -o`: `set -o braceccl; cat .en{v}`), and `shopt` of the names in
+/// [`SHOPT_WORDS`]: options after which later words of the command mean something else
+/// (red team, session 5). (`-P`/`physical`: self-protection reads both folders of a `cd`.)
+fn shell_option_changes_words(n: &str, args: &[String]) -> bool {
+    if n == "shopt" {
+        return args.iter().any(|a| {
+            SHOPT_WORDS.contains(&a.as_str())
+                || a.starts_with("compat")
+                || (!SET_O_PLAIN.contains(&a.as_str())
+                    && args.iter().any(|f| f.starts_with('-') && f.contains('o'))
+                    && !a.starts_with('-'))
+        });
+    }
+    let mut k = 0;
+    while k < args.len() {
+        let a = args[k].as_str();
+        if a == "--" || !(a.starts_with('-') || a.starts_with('+')) || a.len() < 2 {
+            break;
+        }
+        if a[1..].contains('o') {
+            match args.get(k + 1) {
+                Some(name) if SET_O_PLAIN.contains(&name.as_str()) => k += 1,
+                // `set -o` alone lists the options.
+                None => {}
+                Some(_) => return true,
+            }
+        }
+        // Single letters mean different options in bash and zsh (zsh's `-T` is
+        // `cdablevars`, bash's `-k` is `keyword`): only those both read alike as plain.
+        if !a[1..]
+            .chars()
+            .all(|c| matches!(c, 'e' | 'u' | 'x' | 'v' | 'o' | 'a' | 'n'))
+        {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
+/// bash's `set -o` names that leave the meaning of later words alone (or make them more
+/// literal: `noglob`, `braceexpand` off).
+const SET_O_PLAIN: &[&str] = &[
+    "allexport",
+    "braceexpand",
+    "emacs",
+    "errexit",
+    "errtrace",
+    "functrace",
+    "hashall",
+    "ignoreeof",
+    "monitor",
+    "noclobber",
+    "noexec",
+    "noglob",
+    "nolog",
+    "notify",
+    "nounset",
+    "onecmd",
+    "physical",
+    "pipefail",
+    "privileged",
+    "verbose",
+    "vi",
+    "xtrace",
+    "history",
+];
+
+/// `shopt` names that change what later words mean.
+const SHOPT_WORDS: &[&str] = &[
+    "cdable_vars",
+    "expand_aliases",
+    "extdebug",
+    "interactive_comments",
+    "keyword",
+    "histexpand",
+    "posix",
+];
 
 /// Interpreters given inline code, and programs given an option that runs a command whose
 /// text is not looked into.
