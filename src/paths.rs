@@ -327,7 +327,19 @@ pub fn canonical_memo(p: &Path) -> PathBuf {
                 // A link (possibly dangling): the kernel's answer, else where it sits.
                 Ok(m) if m.file_type().is_symlink() && depth < 64 => match jp.canonicalize() {
                     Ok(c) => (c.into_os_string().into_encoded_bytes(), true),
-                    Err(_) => (joined, false),
+                    // A dangling link: a write through it creates its target (`nh ->
+                    // .claude/hooks/new.sh`, then `tee nh`: red team, session 5).
+                    Err(_) => match std::fs::read_link(jp) {
+                        Ok(t) => {
+                            let pi = joined.iter().rposition(|&b| b == b'/').unwrap_or(0);
+                            let parent =
+                                Path::new(std::ffi::OsStr::from_bytes(&joined[..pi.max(1)]));
+                            let target = normalize(&parent.join(t));
+                            let (r, _) = resolve(target.as_os_str().as_bytes(), depth + 8);
+                            (r, false)
+                        }
+                        Err(_) => (joined, false),
+                    },
                 },
                 Ok(_) => (joined, true),
                 Err(_) => (joined, false),

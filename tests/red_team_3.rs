@@ -2677,45 +2677,61 @@ fn s5_editor_network_steps_end_the_sequence() {
 #[test]
 fn s5_unknown_programs_as_wrappers() {
     expect(&[
-        (ShippedBroad, r##"run-this-one rm -rf /"##, Deny), // C5-wrappers-1
-        (ShippedBroad, r##"keep-one-running rm -rf /"##, Deny), // C5-wrappers-2
-        (ShippedBroad, r##"run-one-constantly rm -rf /"##, Deny), // C5-wrappers-3
-        (ShippedBroad, r##"run-one-until-success rm -rf /"##, Deny), // C5-wrappers-4
-        (ShippedBroad, r##"run-one-until-failure rm -rf /"##, Deny), // C5-wrappers-5
-        (ShippedBroad, r##"with-lock-ex -q /tmp/l rm -rf /"##, Deny), // C5-wrappers-6
+        (ShippedBroad, r##"run-this-one rm -rf /"##, AskOrDeny), // C5-wrappers-1
+        (ShippedBroad, r##"keep-one-running rm -rf /"##, AskOrDeny), // C5-wrappers-2
+        (ShippedBroad, r##"run-one-constantly rm -rf /"##, AskOrDeny), // C5-wrappers-3
+        (
+            ShippedBroad,
+            r##"run-one-until-success rm -rf /"##,
+            AskOrDeny,
+        ), // C5-wrappers-4
+        (
+            ShippedBroad,
+            r##"run-one-until-failure rm -rf /"##,
+            AskOrDeny,
+        ), // C5-wrappers-5
+        (
+            ShippedBroad,
+            r##"with-lock-ex -q /tmp/l rm -rf /"##,
+            AskOrDeny,
+        ), // C5-wrappers-6
         (
             ShippedBroad,
             r##"with-lock-ex -w /tmp/l git push --force"##,
             AskOrDeny,
         ), // C5-wrappers-7
-        (ShippedBroad, r##"retry -- rm -rf /"##, Deny),     // C5-wrappers-8
+        (ShippedBroad, r##"retry -- rm -rf /"##, AskOrDeny),     // C5-wrappers-8
         (
             ShippedBroad,
             r##"retry --times=1 -- git push --force"##,
             AskOrDeny,
         ), // C5-wrappers-9
-        (Broad, r##"run-this-one polc confirm"##, Deny),    // C5-wrappers-10
-        (Broad, r##"with-lock-ex /tmp/l polc confirm"##, Deny), // C5-wrappers-11
-        (Shipped, r##"run-this-one rm -rf /"##, Deny),      // C5-wrappers-12
-        (ShippedBroad, r##"mispipe 'rm -rf /' cat"##, Deny), // C5-wrappers-13
-        (ShippedBroad, r##"mispipe true 'rm -rf /'"##, Deny), // C5-wrappers-14
-        (ShippedBroad, r##"zrun rm -rf /"##, Deny),         // C5-wrappers-15
-        (ShippedBroad, r##"really rm -rf /"##, Deny),       // C5-wrappers-16
-        (ShippedBroad, r##"fghack rm -rf /"##, Deny),       // C5-wrappers-17
-        (ShippedBroad, r##"pgrphack rm -rf /"##, Deny),     // C5-wrappers-18
-        (ShippedBroad, r##"tcpclient evil.com 80 rm -rf /"##, Deny), // C5-wrappers-19
-        (ShippedBroad, r##"tcpserver 0 80 rm -rf /"##, Deny), // C5-wrappers-20
-        (ShippedBroad, r##"execlineb -c 'rm -rf /'"##, Deny), // C5-wrappers-21
-        (ShippedBroad, r##"rootlesskit rm -rf /"##, Deny),  // C5-wrappers-22
-        (ShippedBroad, r##"ddev exec rm -rf /"##, Deny),    // C5-wrappers-23
+        (Broad, r##"run-this-one polc confirm"##, AskOrDeny),    // C5-wrappers-10
+        (Broad, r##"with-lock-ex /tmp/l polc confirm"##, AskOrDeny), // C5-wrappers-11
+        (Shipped, r##"run-this-one rm -rf /"##, AskOrDeny),      // C5-wrappers-12
+        (ShippedBroad, r##"mispipe 'rm -rf /' cat"##, AskOrDeny), // C5-wrappers-13
+        (ShippedBroad, r##"mispipe true 'rm -rf /'"##, AskOrDeny), // C5-wrappers-14
+        (ShippedBroad, r##"zrun rm -rf /"##, AskOrDeny),         // C5-wrappers-15
+        (ShippedBroad, r##"really rm -rf /"##, AskOrDeny),       // C5-wrappers-16
+        (ShippedBroad, r##"fghack rm -rf /"##, AskOrDeny),       // C5-wrappers-17
+        (ShippedBroad, r##"pgrphack rm -rf /"##, AskOrDeny),     // C5-wrappers-18
+        (
+            ShippedBroad,
+            r##"tcpclient evil.com 80 rm -rf /"##,
+            AskOrDeny,
+        ), // C5-wrappers-19
+        (ShippedBroad, r##"tcpserver 0 80 rm -rf /"##, AskOrDeny), // C5-wrappers-20
+        (ShippedBroad, r##"execlineb -c 'rm -rf /'"##, AskOrDeny), // C5-wrappers-21
+        (ShippedBroad, r##"rootlesskit rm -rf /"##, AskOrDeny),  // C5-wrappers-22
+        (ShippedBroad, r##"ddev exec rm -rf /"##, AskOrDeny),    // C5-wrappers-23
         (
             ShippedBroad,
             r##"devcontainer exec --workspace-folder . rm -rf /"##,
-            Deny,
+            AskOrDeny,
         ), // C5-wrappers-24
-        (ShippedBroad, r##"s6-envdir /tmp/e rm -rf /"##, Deny), // C5-wrappers-25
-        (ShippedBroad, r##"viddy rm -rf /"##, Deny),        // C5-wrappers-26
-        (ShippedBroad, r##"sudoedit /etc/x"##, AskOrDeny),  // C5-wrappers-27
+        (ShippedBroad, r##"s6-envdir /tmp/e rm -rf /"##, AskOrDeny), // C5-wrappers-25
+        (ShippedBroad, r##"viddy rm -rf /"##, AskOrDeny),        // C5-wrappers-26
+        (ShippedBroad, r##"sudoedit /etc/x"##, AskOrDeny),       // C5-wrappers-27
     ]);
 }
 
@@ -2798,16 +2814,20 @@ fn s5_set_options_and_zsh_modules() {
             r##"set -T; d={ROOT}/.claude; cd d; rm -f settings.json"##,
             AskOrDeny,
         ), // C5-zshseto-9
-        (Broad, r##"set -w; cd h/..; rm -f settings.json"##, Deny), // C5-zshseto-10
+        (
+            Broad,
+            r##"set -w; cd h/..; rm -f settings.json"##,
+            AskOrDeny,
+        ), // C5-zshseto-10
         (
             Broad,
             r##"set -o chaselinks; cd h/..; rm -f settings.json"##,
-            Deny,
+            AskOrDeny,
         ), // C5-zshseto-11
         (
             Broad,
             r##"set -o chase_dots; cd h/..; rm -f settings.json"##,
-            Deny,
+            AskOrDeny,
         ), // C5-zshseto-12
         (
             Shipped,
@@ -2991,4 +3011,90 @@ fn s5_protected_folders_given_to_unknown_programs() {
             AskOrDeny,
         ), // C5-curlglob-9
     ]);
+}
+
+/// C5-followlinks/lnrel/gitindex/rename: a link to a folder above it (every reader or writer
+/// that follows links then reaches the whole tree), `cp -s` links, a dangling link into a
+/// protected folder, index plumbing that creates work-tree files, globs an unknown program
+/// expands itself.
+#[test]
+fn s5_links_index_plumbing_and_program_globs() {
+    expect(&[
+        (Broad, r##"ln -s .. src/up"##, AskOrDeny),
+        (Broad, r##"ln -s ../.. src/a/up"##, AskOrDeny),
+        (Broad, r##"ln -sf "$PWD" src/here"##, AskOrDeny),
+        (
+            ShippedBroad,
+            r##"ln -s .. src/up2; grep -R SECRET src"##,
+            AskOrDeny,
+        ),
+        (
+            Broad,
+            r##"cp -s {ROOT}/.claude/settings.local.json x; echo {} | tee x"##,
+            Deny,
+        ),
+        (
+            Broad,
+            r##"cp --symbolic-link {ROOT}/.claude/settings.json y && truncate -s0 y"##,
+            Deny,
+        ),
+        (
+            Broad,
+            r##"ln -s .claude/hooks/new.sh nh; echo x | tee nh"##,
+            Deny,
+        ),
+        (
+            Broad,
+            r##"git update-index --add --cacheinfo 100644,0123456789abcdef0123456789abcdef01234567,.claude/settings.json && git checkout-index -f -a"##,
+            Deny,
+        ),
+        (
+            Broad,
+            r##"git update-index --add --index-info < list && git checkout-index -a"##,
+            AskOrDeny,
+        ),
+        (Broad, r##"mmv ".claude/*" "x/#1""##, AskOrDeny),
+        (Broad, r##"rename .claude x .claude"##, AskOrDeny),
+    ]);
+    // A dangling link planted earlier: a write through it lands in the protected folder.
+    let p = project(Broad);
+    let root = p.dir.path().canonicalize().unwrap();
+    std::os::unix::fs::symlink(".claude/hooks/new.sh", root.join("nh")).unwrap();
+    for (k, c) in ["echo x | tee nh", "cp src/main.rs nh"].iter().enumerate() {
+        let (got, text) = hook(&p, c, &format!("nh{k}"));
+        assert_eq!(got.as_deref(), Some("deny"), "{c}: {text}");
+    }
+}
+
+/// C5-followlinks: with a link planted earlier (`src/up -> ..`), readers and writers that
+/// follow links inside the folders they recurse into reach the whole project: they ask.
+/// Those that do not follow links are unaffected.
+#[test]
+fn s5_recursion_that_follows_links_planted() {
+    for setup in [Broad, ShippedBroad] {
+        let p = project(setup);
+        let root = p.dir.path().canonicalize().unwrap();
+        std::os::unix::fs::symlink("..", root.join("src/up")).unwrap();
+        for (k, c) in [
+            "grep -R SECRET src",
+            "grep --dereference-recursive SECRET src",
+            "rg -L SECRET src",
+            "rg --follow SECRET src",
+            "diff -rN src compiled",
+            "find -L src -name settings.json -delete",
+            "chown -R -L nobody src",
+            "chgrp -RL nobody src",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let (got, text) = hook(&p, c, &format!("fl{k}"));
+            assert!(
+                matches!(got.as_deref(), Some("ask") | Some("deny")),
+                "{setup:?}: {c}: {got:?} {text}"
+            );
+        }
+        let (got, text) = hook(&p, "rg SECRET src", "fl-plain");
+        assert_eq!(got.as_deref(), Some("allow"), "{setup:?}: {text}");
+    }
 }

@@ -31,7 +31,9 @@ pub fn rule_content(command: &str) -> Option<String> {
 /// Is the call one plain command whose allow rests on no path or URL (a single simple
 /// command: no operator, redirection, nesting, file or URL use, network or folder change)?
 fn plain_command(command: &str) -> bool {
-    let w = crate::shell::walk(command);
+    let mut w = crate::shell::walk(command);
+    // What polc guesses an unknown program may run is not a segment of the command.
+    w.segments.retain(|s| !s.seg.speculative);
     if !w.unattestable.is_empty() || w.segments.len() != 1 {
         return false;
     }

@@ -100,7 +100,9 @@ fn simple_words(command: &str) -> Option<Vec<String>> {
     if command.contains(['\n', '\r']) {
         return None;
     }
-    let w = crate::shell::walk(command);
+    let mut w = crate::shell::walk(command);
+    // What polc guesses an unknown program may run is not a segment of the command.
+    w.segments.retain(|s| !s.seg.speculative);
     if !w.unattestable.is_empty() || w.segments.len() != 1 {
         return None;
     }

@@ -231,6 +231,33 @@ fn judge_roots_walked(
 }
 
 /// The more restrictive of two roots' judgments (the first on a tie).
+/// The shell commands an MCP tool's input holds in a field named like one (`command`,
+/// `cmd`, `script`, `shell_command`, `commandLine`), at the top level; at most 4.
+fn mcp_commands(req: &Request) -> Vec<String> {
+    let Request::Tool {
+        tool, input_text, ..
+    } = req
+    else {
+        return Vec::new();
+    };
+    if !tool.starts_with("mcp__") {
+        return Vec::new();
+    }
+    let Ok(serde_json::Value::Object(m)) = serde_json::from_str(input_text) else {
+        return Vec::new();
+    };
+    m.iter()
+        .filter(|(k, _)| {
+            matches!(
+                k.to_ascii_lowercase().as_str(),
+                "command" | "cmd" | "script" | "shell_command" | "commandline" | "shell"
+            )
+        })
+        .filter_map(|(_, v)| v.as_str().map(str::to_string))
+        .take(4)
+        .collect()
+}
+
 fn stricter(a: Judged, b: Judged) -> Judged {
     use Decision::*;
     match (a.outcome.decision, b.outcome.decision) {
@@ -270,6 +297,18 @@ fn judge(
         call.cwd,
         root,
     )?;
+    // An MCP tool's command field (`mcp__fs__execute_command {"command": "rm -rf ~"}`) runs
+    // a shell command: its deny or ask (never its allow or default) raises the answer (red
+    // team, session 5: the server's allow let `rm -rf ~` through).
+    for command in mcp_commands(call.request) {
+        let req = Request::Bash { command };
+        let (o, f) = protect::decide_guarded(src, call.host, &req, prot, call.cwd, root)?;
+        if matches!(o.decision, Decision::Deny | Decision::Ask)
+            && rank(o.decision) > rank(out.decision)
+        {
+            (out, finding) = (o, f);
+        }
+    }
     for (i, req) in call.also.iter().enumerate() {
         let (o, f) =
             protect::decide_guarded_walked(src, call.host, req, walk(i + 1), prot, call.cwd, root)?;
@@ -304,6 +343,37 @@ fn judge(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mcp_command_fields_are_shell_commands() {
+        let tool = |name: &str, input: &str| Request::Tool {
+            tool: name.into(),
+            subject: String::new(),
+            input_text: input.into(),
+            name: name.into(),
+        };
+        assert_eq!(
+            mcp_commands(&tool(
+                "mcp__fs__execute_command",
+                r#"{"command":"rm -rf ~","cwd":"/"}"#
+            )),
+            vec!["rm -rf ~".to_string()]
+        );
+        assert_eq!(
+            mcp_commands(&tool(
+                "mcp__x__run",
+                r#"{"Cmd":"cat .env","script":"ls","n":3}"#
+            ))
+            .len(),
+            2
+        );
+        assert!(mcp_commands(&tool("edit", r#"{"command":"rm -rf ~"}"#)).is_empty());
+        assert!(mcp_commands(&tool("mcp__x__y", "not json")).is_empty());
+        assert!(mcp_commands(&Request::Bash {
+            command: "ls".into()
+        })
+        .is_empty());
+    }
 
     fn judged(d: Decision) -> Judged {
         Judged {

@@ -313,16 +313,16 @@ fn claude_writes(rule: &str) -> bool {
             && s.chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || extra.contains(c))
     };
+    // Claude's answer to one prompt names one tool, command prefix, path or domain: a
+    // blanket rule (`Bash`, `Bash(*)`, `Write`, `Edit(//**)`, `WebFetch`, `mcp__x__*`) is
+    // not one it writes (red team, session 5: appending `Bash(*)` went unnoticed).
     if let Some(rest) = rule.strip_prefix("mcp__") {
         let mut parts = rest.splitn(2, "__");
         return parts.next().is_some_and(|s| plain(s, ""))
-            && parts.next().is_none_or(|t| plain(t, "*"));
+            && parts.next().is_none_or(|t| plain(t, ""));
     }
     let Some((tool, inner)) = rule.split_once('(') else {
-        return matches!(
-            rule,
-            "Bash" | "Read" | "Edit" | "Write" | "WebFetch" | "WebSearch" | "Glob" | "Grep"
-        );
+        return matches!(rule, "WebSearch" | "Glob" | "Grep");
     };
     let Some(inner) = inner.strip_suffix(')') else {
         return false;
@@ -349,10 +349,19 @@ fn claude_writes(rule: &str) -> bool {
     }
     match tool {
         "Bash" => {
-            !inner.contains(":*")
-                || (inner.ends_with(":*") && inner.len() > 2 && inner.matches(":*").count() == 1)
+            let prefix = inner.strip_suffix(":*").unwrap_or(inner);
+            let first = prefix.split_whitespace().next().unwrap_or("");
+            !prefix.contains(":*")
+                && !prefix.contains('*')
+                && !prefix.trim().is_empty()
+                && first.rsplit('/').next() != Some("polc")
         }
-        "Read" | "Edit" | "Write" => !inner.contains(":*"),
+        "Read" | "Edit" | "Write" => {
+            !inner.contains(":*")
+                && inner
+                    .split('/')
+                    .any(|c| !matches!(c, "" | "*" | "**" | "." | "~" | ".."))
+        }
         "WebFetch" => inner.strip_prefix("domain:").is_some_and(|d| plain(d, ".")),
         _ => false,
     }
@@ -969,6 +978,22 @@ mod tests {
             "Read(.env .* )",
             "Edit(src/a*b.rs)",
             "Bash(sudo :* )",
+            // Blanket rules (red team, session 5).
+            "Bash",
+            "Bash(*)",
+            "Bash(* *)",
+            "Bash(git *)",
+            "Bash(polc confirm:*)",
+            "Bash(/usr/local/bin/polc trust)",
+            "Write",
+            "Edit",
+            "Read",
+            "WebFetch",
+            "Edit(//**)",
+            "Read(//**)",
+            "Write(**)",
+            "Edit(/)",
+            "mcp__fs__*",
             "Bash(\u{0}x)",
             "Bash(x\ny)",
         ] {

@@ -98,6 +98,7 @@ pub fn walk(command: &str) -> Walk {
     // NAME=TEXT`) and the segments already read through a rebinding.
     let mut rebinds: Vec<(Vec<u8>, String)> = Vec::new();
     let mut rebound: Vec<(usize, usize)> = Vec::new();
+    let mut speculative = 0usize;
     loop {
         while i < work.len() {
             let seg = std::mem::take(&mut work[i]);
@@ -111,47 +112,19 @@ pub fn walk(command: &str) -> Walk {
             } else {
                 &mut global
             };
-            // Commands run by this segment become segments of their own, one level deeper.
-            for inner in &rd.inner {
-                if seg.depth + 1 > MAX_DEPTH {
-                    push_unique(global_or_scratch, "nesting deeper than 32");
-                    break;
-                }
-                let mut new: Vec<Segment> = match inner {
-                    Inner::Script(s) => {
-                        let p = parse(s);
-                        for u in p.unattestable {
-                            push_unique(global_or_scratch, u);
-                        }
-                        p.segments
-                    }
-                    Inner::Words(ws) => vec![Segment {
-                        text: ws
-                            .iter()
-                            .map(|w| w.raw.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                        words: ws.clone(),
-                        ..Segment::default()
-                    }],
-                };
-                for s in &mut new {
-                    s.depth += seg.depth + 1;
-                    s.deny_only |= seg.deny_only;
-                    s.speculative |= seg.speculative;
-                }
-                for s in new {
-                    if work.len() >= MAX_SEGMENTS {
-                        push_unique(global_or_scratch, "more than 10,000 segments");
-                        break;
-                    }
-                    work.push(s);
-                }
-            }
+            inner_segments(&seg, &rd.inner, &mut work, global_or_scratch);
             deny_scripts(&seg, &rd.deny_scripts, &mut work, global_or_scratch);
             let mut effects: Vec<Effects> = rd.stages.iter().map(|s| effects::of(s)).collect();
-            if !seg.speculative && effects.iter().any(|e| !e.known && !e.program.is_empty()) {
-                unknown_program_runs(&seg, &mut work);
+            // (Not when the segment's runs are read already: `eval`, `sh -c`. At most 256
+            // speculative segments a command: each `eval` of `eval eval … rm x` spawned 16.)
+            if !seg.speculative
+                && rd.inner.is_empty()
+                && speculative < 256
+                && effects
+                    .iter()
+                    .any(|e| !e.known && !e.program.is_empty() && e.program != "polc")
+            {
+                speculative += unknown_program_runs(&seg, &mut work);
             }
             // `https_proxy=http://x curl …`: the request goes through the proxy.
             for (name, value) in &rd.env {
@@ -191,7 +164,7 @@ pub fn walk(command: &str) -> Walk {
 /// `tcpclient HOST PORT CMD`, `mispipe 'CMD1' 'CMD2'`: every red team found more). Deny and
 /// ask rules read each suffix of its words that starts with a non-option word, and each
 /// argument holding a blank as a script, as speculative segments: a match asks.
-fn unknown_program_runs(seg: &Segment, work: &mut Vec<Segment>) {
+fn unknown_program_runs(seg: &Segment, work: &mut Vec<Segment>) -> usize {
     let mut new: Vec<Segment> = Vec::new();
     for (k, w) in seg.words.iter().enumerate().skip(1) {
         if new.len() >= 16 {
@@ -215,6 +188,7 @@ fn unknown_program_runs(seg: &Segment, work: &mut Vec<Segment>) {
             ..Segment::default()
         });
     }
+    let mut added = 0;
     for mut s in new {
         if work.len() >= MAX_SEGMENTS || seg.depth + 1 > MAX_DEPTH {
             break;
@@ -223,7 +197,9 @@ fn unknown_program_runs(seg: &Segment, work: &mut Vec<Segment>) {
         s.deny_only = true;
         s.speculative = true;
         work.push(s);
+        added += 1;
     }
+    added
 }
 
 /// A path through a symbolic link made earlier in the command is also named at the link's
@@ -256,12 +232,13 @@ fn through_links(out: &mut [Walked]) {
                 }
                 e.files.extend(extra.into_iter().take(MAX_FILE_USES));
             }
-            if e.program != "ln" || links.len() >= 16 {
+            if !matches!(e.program.as_str(), "ln" | "cp") || links.len() >= 16 {
                 continue;
             }
             let args = &stage[1.min(stage.len())..];
+            // `ln -s`, and `cp -s`/`--symbolic-link` (which makes links too).
             let symbolic = args.iter().any(|a| {
-                a.as_slice() == b"--symbolic"
+                matches!(a.as_slice(), b"--symbolic" | b"--symbolic-link")
                     || (a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b's'))
             });
             let ops: Vec<&Vec<u8>> = args.iter().filter(|a| !a.starts_with(b"-")).collect();
@@ -277,6 +254,51 @@ fn through_links(out: &mut [Walked]) {
                 };
                 links.push((name, placed));
             }
+        }
+    }
+}
+
+/// Commands run by a segment become segments of their own, one level deeper.
+fn inner_segments(
+    seg: &Segment,
+    inners: &[Inner],
+    work: &mut Vec<Segment>,
+    global: &mut Vec<String>,
+) {
+    for inner in inners {
+        if seg.depth + 1 > MAX_DEPTH {
+            push_unique(global, "nesting deeper than 32");
+            break;
+        }
+        let mut new: Vec<Segment> = match inner {
+            Inner::Script(s) => {
+                let p = parse(s);
+                for u in p.unattestable {
+                    push_unique(global, u);
+                }
+                p.segments
+            }
+            Inner::Words(ws) => vec![Segment {
+                text: ws
+                    .iter()
+                    .map(|w| w.raw.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                words: ws.clone(),
+                ..Segment::default()
+            }],
+        };
+        for s in &mut new {
+            s.depth += seg.depth + 1;
+            s.deny_only |= seg.deny_only;
+            s.speculative |= seg.speculative;
+        }
+        for s in new {
+            if work.len() >= MAX_SEGMENTS {
+                push_unique(global, "more than 10,000 segments");
+                break;
+            }
+            work.push(s);
         }
     }
 }

@@ -12,24 +12,7 @@ use std::path::{Path, PathBuf};
 impl Protected {
     pub(super) fn check_walk(&self, walk: &Walk, cwd: &Path) -> Option<Finding> {
         let mut worst = Worst::default();
-        // Every folder the command may run in: the start and each `cd`/`-C` target
-        // (conservative about which segment runs where).
-        let cwds: Option<Vec<PathBuf>> = walk.chdirs().map(|ts| {
-            let mut v = vec![normalize(cwd)];
-            for t in ts {
-                let base: Vec<PathBuf> = v.clone();
-                for b in base {
-                    // Both the logical folder (bash's `cd`) and the physical one (`cd -P`,
-                    // `set -P`: `..` after a link leads to the target's parent).
-                    for p in self.resolve_all(&t, &b) {
-                        if !v.contains(&p) {
-                            v.push(p);
-                        }
-                    }
-                }
-            }
-            v
-        });
+        let cwds = self.folders_run_in(walk, cwd);
         // Links and moved folders this command makes: a path under one is unknown.
         let mut created: Vec<PathBuf> = Vec::new();
         // Symbolic links this command makes (name, target): a later path through one
@@ -42,7 +25,10 @@ impl Protected {
             .iter()
             .any(|w| w.file_uses().any(|u| u.access.writes()));
         for w in &walk.segments {
-            unattestable |= !w.rd.unattestable.is_empty();
+            // What an unknown program may run (`shell::walk`'s speculative segments): a
+            // finding there asks, never denies (`mytool --msg 'rm -rf /'`).
+            let outer = w.seg.speculative.then(|| std::mem::take(&mut worst));
+            unattestable |= !w.rd.unattestable.is_empty() && !w.seg.speculative;
             for (e, stage) in w.effects.iter().zip(&w.rd.stages) {
                 self.polc_command(e, stage, &mut worst);
                 if e.program == "git" {
@@ -73,11 +59,21 @@ impl Protected {
                 }
                 let writes = command_writes;
                 for u in &e.files {
+                    if e.follows_links && (u.recursive || e.program == "find") {
+                        self.links_leaving(e, u, &cwds, &mut worst);
+                    }
                     self.check_use(e, u, &cwds, &created, writes, &mut worst);
                     self.through_links(e, u, &cwds, &links, &created, writes, &mut worst);
                 }
-                if e.program == "ln" {
+                let cp_symbolic = e.program == "cp"
+                    && stage.iter().skip(1).any(|a| {
+                        a.as_slice() == b"--symbolic-link"
+                            || (a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b's'))
+                    });
+                if e.program == "ln" || cp_symbolic {
+                    let before = links.len();
                     self.symlinks_made(stage, &cwds, &mut links);
+                    self.links_to_ancestors(&links[before..], &mut worst);
                 }
                 if matches!(e.program.as_str(), "ln" | "link" | "mv" | "cp") {
                     for u in e.files.iter().filter(|u| u.access == Access::Write) {
@@ -94,18 +90,16 @@ impl Protected {
                 };
                 self.check_use(&e, u, &cwds, &created, true, &mut worst);
             }
-        }
-        if unattestable {
-            // Inline code and terminal drivers: polc's guarded subcommands in their text.
-            for w in &walk.segments {
-                if let Some(sub) = polc_in_text(&w.seg.text) {
-                    worst.raise(
-                        Verdict::Deny,
-                        format!("`polc {sub}` run by an agent (through a runner)"),
-                        None,
-                    );
+            if let Some(outer) = outer {
+                let found = std::mem::replace(&mut worst, outer).0;
+                if let Some(f) = found {
+                    let v = f.verdict.min(Verdict::Ask);
+                    worst.raise(v, f.what, f.paths.first().map(PathBuf::as_path));
                 }
             }
+        }
+        if unattestable {
+            polc_in_unattestable(walk, &mut worst);
         }
         worst.0
     }
@@ -145,6 +139,27 @@ impl Protected {
                 }
             }
         }
+    }
+
+    /// Every folder the command may run in: the start and each `cd`/`-C` target
+    /// (conservative about which segment runs where); `None` when one cannot be known.
+    fn folders_run_in(&self, walk: &Walk, cwd: &Path) -> Option<Vec<PathBuf>> {
+        walk.chdirs().map(|ts| {
+            let mut v = vec![normalize(cwd)];
+            for t in ts {
+                let base: Vec<PathBuf> = v.clone();
+                for b in base {
+                    // Both the logical folder (bash's `cd`) and the physical one (`cd -P`,
+                    // `set -P`: `..` after a link leads to the target's parent).
+                    for p in self.resolve_all(&t, &b) {
+                        if !v.contains(&p) {
+                            v.push(p);
+                        }
+                    }
+                }
+            }
+            v
+        })
     }
 
     pub(super) fn polc_command(&self, e: &Effects, stage: &[Vec<u8>], worst: &mut Worst) {
@@ -197,7 +212,9 @@ impl Protected {
                 after = true;
             } else if a.starts_with(b"--") {
                 let name = a.split(|&b| b == b'=').next().unwrap_or(a);
-                if name.len() >= 4 && b"--symbolic".starts_with(name) {
+                if name.len() >= 4
+                    && (b"--symbolic".starts_with(name) || name == b"--symbolic-link")
+                {
                     symbolic = true;
                 } else if name.len() >= 4 && b"--target-directory".starts_with(name) {
                     dir = match a.iter().position(|&b| b == b'=') {
@@ -268,6 +285,51 @@ impl Protected {
         }
     }
 
+    /// A reader or writer that follows links recursing into a folder holding a link that
+    /// leads out of it (`src/up -> ..`): it reaches whatever the link leads to. Asks; past
+    /// 4,096 entries or 16 levels the folder cannot be looked through, which asks too.
+    fn links_leaving(
+        &self,
+        e: &Effects,
+        u: &crate::shell::effects::FileUse,
+        cwds: &Option<Vec<PathBuf>>,
+        worst: &mut Worst,
+    ) {
+        let Target::Paths(ps) = self.targets(&u.path, cwds) else {
+            return;
+        };
+        for p in ps {
+            if let Some(why) = link_out_of(&p) {
+                worst.raise(
+                    Verdict::Ask,
+                    format!("`{}` follows links under {}: {why}", e.program, p.display()),
+                    Some(&p),
+                );
+            }
+        }
+    }
+
+    /// A link to a folder that holds it (`ln -s .. src/up`): every recursive reader or
+    /// writer that follows links (`grep -R`, `rg -L`, `diff -r`, `find -L … -delete`,
+    /// `chown -RL`) then reaches the whole tree above, denied and protected files included
+    /// (red team, session 5). Asks.
+    fn links_to_ancestors(&self, made: &[(PathBuf, PathBuf)], worst: &mut Worst) {
+        for (name, target) in made {
+            let parent = name.parent().unwrap_or(Path::new("/"));
+            if parent.starts_with(target) {
+                worst.raise(
+                    Verdict::Ask,
+                    format!(
+                        "link {} leads to {}, a folder above it: reads and writes that follow links reach everything there",
+                        name.display(),
+                        target.display()
+                    ),
+                    Some(name),
+                );
+            }
+        }
+    }
+
     /// A use whose path goes through a link this command made earlier (`c/x`, or `c/`
     /// itself: a trailing slash follows the link) is also checked at the link's target.
     #[allow(clippy::too_many_arguments)]
@@ -300,6 +362,53 @@ impl Protected {
                 let q = target.join(rest);
                 self.check_path(&e.program, u, &q, created, segment_writes, worst);
             }
+        }
+    }
+}
+
+/// A symbolic link under folder `dir` that leads out of it, or a folder too large to look
+/// through: the reason; `None` when every link stays inside (or `dir` is not a folder).
+fn link_out_of(dir: &Path) -> Option<String> {
+    let top = std::fs::canonicalize(dir).ok()?;
+    if !top.is_dir() {
+        return None;
+    }
+    let mut stack = vec![(top.clone(), 0u32)];
+    let mut seen = 0usize;
+    while let Some((d, depth)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for ent in rd.flatten() {
+            seen += 1;
+            if seen > 4096 || depth > 16 {
+                return Some("the folder is too large to look through for links".into());
+            }
+            let Ok(ft) = ent.file_type() else { continue };
+            let path = ent.path();
+            if ft.is_symlink() {
+                let leads = std::fs::canonicalize(&path).ok();
+                if leads.as_ref().is_none_or(|t| !t.starts_with(&top)) {
+                    return Some(format!("{} leads out of it", path.display()));
+                }
+            } else if ft.is_dir() {
+                stack.push((path, depth + 1));
+            }
+        }
+    }
+    None
+}
+
+/// Inline code and terminal drivers polc cannot attest: polc's guarded subcommands in their
+/// text deny.
+fn polc_in_unattestable(walk: &Walk, worst: &mut Worst) {
+    for w in &walk.segments {
+        if let Some(sub) = polc_in_text(&w.seg.text) {
+            worst.raise(
+                Verdict::Deny,
+                format!("`polc {sub}` run by an agent (through a runner)"),
+                None,
+            );
         }
     }
 }

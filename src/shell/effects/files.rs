@@ -327,7 +327,13 @@ fn unknown_candidates(e: &mut Effects, args: &[Vec<u8>]) {
         for c in cands {
             let c = c.strip_prefix(b"@").unwrap_or(c);
             if !c.is_empty() && !c.starts_with(b"-") {
-                e.file(c.to_vec(), Access::Unknown, false);
+                // A program may expand glob characters the shell left alone (`mmv
+                // ".claude/*" "x/#1"`): quoted `*` and `?` are wildcards here too.
+                let globbed: Vec<u8> = c
+                    .iter()
+                    .map(|&b| if b == b'*' || b == b'?' { WILD } else { b })
+                    .collect();
+                e.file(globbed, Access::Unknown, false);
             }
         }
     }
@@ -474,11 +480,38 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     e.installs = installs(n, args);
 }
 
+/// Does a recursive reader or writer follow the links it meets (red team, session 5: with a
+/// planted `src/up -> ..`, `grep -R SECRET src` printed `.env`)?
+fn follows_links(n: &str, args: &[Vec<u8>]) -> bool {
+    let short = |c: u8| {
+        args.iter()
+            .any(|a| a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&c))
+    };
+    let long = |o: &[u8]| args.iter().any(|a| a.starts_with(o));
+    match n {
+        "grep" | "egrep" | "fgrep" | "ggrep" => short(b'R') || long(b"--dereference-recursive"),
+        "rg" | "ag" | "ack" => short(b'L') || long(b"--follow"),
+        // GNU diff follows links inside the folders it compares.
+        "diff" | "gdiff" => short(b'r') || long(b"--recursive"),
+        "find" | "gfind" => args
+            .iter()
+            .any(|a| a.as_slice() == b"-L" || a.as_slice() == b"-follow"),
+        "chown" | "chgrp" | "chmod" | "setfacl" | "cp" | "ls" | "du" => {
+            short(b'L') || long(b"--dereference")
+        }
+        "tar" | "gtar" => long(b"--dereference") || short(b'h'),
+        "rsync" => short(b'L') || long(b"--copy-links") || long(b"--copy-unsafe-links"),
+        "zip" => short(b'r') && !short(b'y'),
+        _ => false,
+    }
+}
+
 /// Uses that programs in any branch above also have: output folders emptied, the history
 /// builtin's files, local files given as pages, editors that reach the network (red team,
 /// session 5).
 fn more_uses(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     super::builds::output_wipes(e, n, args);
+    e.follows_links = follows_links(n, args);
     // `history -w FILE` / `-a FILE` write the history list into FILE (`history -s TEXT`
     // puts any text there first), `-r FILE` / `-n FILE` read FILE into it (then `history`
     // prints it): red team, session 5.

@@ -502,6 +502,30 @@ fn option_files(rest: &[Vec<u8>], sub: &str, e: &mut Effects) {
     ) {
         e.file(v, Access::Read, false);
     }
+    // Index plumbing (red team, session 5): `update-index --cacheinfo MODE,SHA,PATH` and
+    // `--index-info` put PATH in the index, which `checkout-index -a` (or `read-tree -u`)
+    // then writes into the work tree — a file polc would otherwise not see created.
+    if sub == "update-index" {
+        for v in super::files::opt_values(&targs_rest, &[], &["--cacheinfo"]) {
+            if let Some(p) = v.rsplit(|&b| b == b',').next() {
+                e.file(p.to_vec(), Access::Write, false);
+            }
+        }
+        if rest.iter().any(|a| a.as_slice() == b"--index-info") {
+            e.file(vec![UNKNOWN], Access::Write, true);
+        }
+    }
+    if sub == "checkout-index" {
+        let all = rest
+            .iter()
+            .any(|a| matches!(a.as_slice(), b"-a" | b"--all" | b"--stdin"));
+        if all {
+            e.file_into(b".".to_vec());
+        }
+        for p in rest.iter().filter(|a| !a.starts_with(b"-")) {
+            e.file(p.clone(), Access::Write, false);
+        }
+    }
     // Pathspecs read from a file are paths polc cannot see: `git rm` may delete any
     // (red team, session 5), the commands that rewrite files may write any.
     if rest.iter().any(|a| a.starts_with(b"--pathspec-from-file")) {

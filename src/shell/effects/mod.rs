@@ -123,6 +123,9 @@ pub struct Effects {
     pub chdir: Vec<Vec<u8>>,
     /// The catalogue knows the program.
     pub known: bool,
+    /// Follows symbolic links it meets inside the folders it recurses into (`grep -R`,
+    /// `rg -L`, `diff -r`, `find -L`, `chown -RL`): a link there may lead anywhere.
+    pub follows_links: bool,
 }
 
 impl Effects {
