@@ -124,6 +124,7 @@ fn with_session(
         crate::host::input::Event::PreToolUse,
         &inp,
         &mapped,
+        &d.walks,
         &d.loaded,
         &cwd,
         &layers.project_root,

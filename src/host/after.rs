@@ -9,6 +9,7 @@ use crate::ir::Decision;
 use crate::session::check::{self, CallInfo, Features};
 use crate::session::record::field;
 use crate::session::store;
+use crate::shell::Walk;
 use std::path::Path;
 
 /// What the session did to the answer.
@@ -24,8 +25,9 @@ pub struct After {
     pub rewritten: bool,
 }
 
-/// The rewritten alternative of a call (`rewrite.rs`): its request and polc's decision.
-pub type Alt<'a> = Option<(&'a Mapped, (Decision, String))>;
+/// The rewritten alternative of a call (`rewrite.rs`): its request, polc's decision and the
+/// decision's walks of its commands (`runtime::entry::Decided::walks`).
+pub type Alt<'a> = Option<(&'a Mapped, (Decision, String), &'a [Option<Walk>])>;
 
 impl After {
     fn keep(d: (Decision, String)) -> After {
@@ -41,7 +43,7 @@ impl After {
     /// Without session state: the rewrite if the policy allows it, else the original.
     fn pick(d: (Decision, String), alt: &Alt<'_>) -> After {
         match alt {
-            Some((_, ad)) if ad.0 == Decision::Allow => After {
+            Some((_, ad, _)) if ad.0 == Decision::Allow => After {
                 rewritten: true,
                 ..After::keep(ad.clone())
             },
@@ -134,13 +136,15 @@ pub fn summary(mapped: &Mapped) -> String {
 /// The session's part of the decision: sequence rules, denial limits, the record of the call.
 /// Opens no file when no loaded table uses denial limits or sequences. With a rewritten
 /// alternative, that one is chosen when the whole policy, session included, allows it;
-/// else the original (one record either way).
+/// else the original (one record either way). `walks`: the decision's walks of `mapped`'s
+/// commands (`runtime::entry::Decided::walks`; empty: walked here if needed).
 #[allow(clippy::too_many_arguments)]
 pub fn after_decision(
     host: Host,
     ev: Event,
     inp: &HookInput,
     mapped: &Mapped,
+    walks: &[Option<Walk>],
     layers: &[crate::runtime::layers::LoadedLayer],
     cwd: &Path,
     root: &Path,
@@ -166,11 +170,22 @@ pub fn after_decision(
     let after = if f.limits.is_none() && f.sequences.is_empty() {
         After::pick(d, &alt)
     } else {
-        stateful(&f, host, ev, inp, mapped, cwd, root, d, &alt, write)
+        stateful(
+            &f,
+            host,
+            ev,
+            inp,
+            (mapped, walks),
+            cwd,
+            root,
+            d,
+            &alt,
+            write,
+        )
     };
     if let (Some(a), true) = (f.audit, write) {
         let chosen = match &alt {
-            Some((m, _)) if after.rewritten => m,
+            Some((m, _, _)) if after.rewritten => m,
             _ => mapped,
         };
         audit(a, layers, host, ev, inp, chosen, &after);
@@ -239,7 +254,7 @@ fn stateful(
     host: Host,
     ev: Event,
     inp: &HookInput,
-    mapped: &Mapped,
+    (mapped, walks): (&Mapped, &[Option<Walk>]),
     cwd: &Path,
     root: &Path,
     d: (Decision, String),
@@ -267,7 +282,7 @@ fn stateful(
         project_root: Some(root.to_path_buf()),
         home,
     };
-    let run = |m: &Mapped, d: (Decision, String)| {
+    let run = |m: &Mapped, walks: &[Option<Walk>], d: (Decision, String)| {
         let mut reqs = vec![&m.request];
         reqs.extend(m.also.iter());
         let info = CallInfo {
@@ -277,13 +292,14 @@ fn stateful(
             tool_use_id: inp.tool_use_id.as_deref().unwrap_or(""),
             turn: inp.turn_id.as_deref().unwrap_or(""),
             requests: &reqs,
+            walks,
             ctx: &ctx,
         };
         check::apply(f, state, &info, d, summary(m))
     };
     // The rewrite when the session allows it too; both read the same snapshot.
     let chosen = match alt {
-        Some((m, ad)) if ad.0 == Decision::Allow => run(m, ad.clone())
+        Some((m, ad, aw)) if ad.0 == Decision::Allow => run(m, aw, ad.clone())
             .ok()
             .filter(|v| v.decision == Decision::Allow),
         _ => None,
@@ -291,7 +307,7 @@ fn stateful(
     let rewritten = chosen.is_some();
     let v = match chosen {
         Some(v) => v,
-        None => match run(mapped, d.clone()) {
+        None => match run(mapped, walks, d.clone()) {
             Ok(v) => v,
             Err(why) => return degrade(d, &why),
         },

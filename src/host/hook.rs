@@ -304,13 +304,15 @@ fn respond(
             found.command,
             reason(&d)
         ));
-        (m, (d.decision, why))
+        (m, (d.decision, why), d.walks)
     });
+    let alt = alt.as_ref().map(|(m, d, w)| (*m, d.clone(), w.as_slice()));
     let sess = crate::host::after::after_decision(
         host,
         ev,
         inp,
         mapped,
+        &decided.walks,
         &decided.loaded,
         cwd,
         &roots.root,

@@ -96,6 +96,24 @@ pub struct Decided {
     pub adjusted: Option<String>,
     /// The tables decided with (explain names rules from them).
     pub loaded: Vec<LoadedLayer>,
+    /// The walk of each request of the call ([`Call::request`], then [`Call::also`]; `None`
+    /// for a tool call), made once and shared by every root's judgment and the session's
+    /// sequence check; empty when no judgment was made (the tables failed).
+    pub walks: Walks,
+}
+
+/// The walks of a call's requests, in order (see [`Decided::walks`]).
+pub type Walks = Vec<Option<crate::shell::Walk>>;
+
+/// Walk each shell command of the call once.
+pub fn walks(call: &Call<'_>) -> Walks {
+    std::iter::once(call.request)
+        .chain(call.also)
+        .map(|r| match r {
+            Request::Bash { command } => Some(crate::shell::walk(command)),
+            Request::Tool { .. } => None,
+        })
+        .collect()
 }
 
 impl Decided {
@@ -107,6 +125,7 @@ impl Decided {
             disagree: None,
             adjusted: None,
             loaded,
+            walks: Vec::new(),
         }
     }
 
@@ -129,10 +148,11 @@ pub fn decide(layers: &Layers, call: &Call<'_>) -> Decided {
         Loaded::NoTable => {
             // No rules; self-protection still applies (under the host's project root).
             let none = Union::new(&[]);
+            let walks = walks(call);
             let judged = none.and_then(|u| {
                 let prot =
                     Protected::gather(&[], layers.config_dir.as_deref(), &layers.project_root);
-                judge(&u, &prot, call, &layers.project_root)
+                judge(&u, &prot, call, &walks, &layers.project_root)
             });
             return match judged {
                 Ok(j) => Decided {
@@ -142,6 +162,7 @@ pub fn decide(layers: &Layers, call: &Call<'_>) -> Decided {
                     disagree: None,
                     adjusted: None,
                     loaded: Vec::new(),
+                    walks,
                 },
                 Err(_) => Decided::failed(Failure::NoTable, Vec::new()),
             };
@@ -153,9 +174,10 @@ pub fn decide(layers: &Layers, call: &Call<'_>) -> Decided {
         let c = CorruptTable::new(at, &loaded);
         Decided::failed(Failure::Corrupt(c), loaded)
     };
+    let walks = walks(call);
     let judged = match Union::new(&loaded) {
         Err(at) => return corrupt(at, loaded),
-        Ok(u) => judge_roots(&u, &loaded, layers, call),
+        Ok(u) => judge_roots_walked(&u, &loaded, layers, call, &walks),
     };
     // A large table's bytes are the file's: deny if it changed meanwhile.
     if let Some(why) = layers::changed(&loaded) {
@@ -173,6 +195,7 @@ pub fn decide(layers: &Layers, call: &Call<'_>) -> Decided {
                 .map(|o| (layers.project_root.clone(), o)),
             adjusted: None,
             loaded,
+            walks,
         },
     }
 }
@@ -185,9 +208,20 @@ pub fn judge_roots(
     layers: &Layers,
     call: &Call<'_>,
 ) -> Result<Judged, Corrupt> {
+    judge_roots_walked(src, loaded, layers, call, &walks(call))
+}
+
+/// [`judge_roots`] with the call's [`walks`] already made.
+fn judge_roots_walked(
+    src: &dyn RuleSource,
+    loaded: &[LoadedLayer],
+    layers: &Layers,
+    call: &Call<'_>,
+    walks: &[Option<crate::shell::Walk>],
+) -> Result<Judged, Corrupt> {
     let one = |root: &Path| {
         let prot = Protected::gather(loaded, layers.config_dir.as_deref(), root);
-        judge(src, &prot, call, root)
+        judge(src, &prot, call, walks, root)
     };
     let a = one(&layers.project_root)?;
     let Some(other) = &layers.other_root else {
@@ -243,6 +277,7 @@ fn judge(
     src: &dyn RuleSource,
     prot: &Protected,
     call: &Call<'_>,
+    walks: &[Option<crate::shell::Walk>],
     root: &Path,
 ) -> Result<Judged, Corrupt> {
     let rank = |d: Decision| match d {
@@ -251,8 +286,17 @@ fn judge(
         Decision::Default => 1,
         Decision::Allow => 0,
     };
-    let (mut out, mut finding) =
-        protect::decide_guarded(src, call.host, call.request, prot, call.cwd, root)?;
+    // `walks` holds one walk per request, in order; a missing one is walked there.
+    let walk = |i: usize| walks.get(i).and_then(Option::as_ref);
+    let (mut out, mut finding) = protect::decide_guarded_walked(
+        src,
+        call.host,
+        call.request,
+        walk(0),
+        prot,
+        call.cwd,
+        root,
+    )?;
     // An MCP tool's command field (`mcp__fs__execute_command {"command": "rm -rf ~"}`) runs
     // a shell command: its deny or ask (never its allow or default) raises the answer (red
     // team, session 5: the server's allow let `rm -rf ~` through).
@@ -265,8 +309,9 @@ fn judge(
             (out, finding) = (o, f);
         }
     }
-    for req in call.also {
-        let (o, f) = protect::decide_guarded(src, call.host, req, prot, call.cwd, root)?;
+    for (i, req) in call.also.iter().enumerate() {
+        let (o, f) =
+            protect::decide_guarded_walked(src, call.host, req, walk(i + 1), prot, call.cwd, root)?;
         if rank(o.decision) > rank(out.decision) {
             (out, finding) = (o, f);
         }
@@ -391,7 +436,7 @@ mod tests {
             unattestable: None,
             cwd: &root,
         };
-        let j = judge(&u, &prot, &call, &root).unwrap();
+        let j = judge(&u, &prot, &call, &[], &root).unwrap();
         assert_eq!(j.outcome.decision, Decision::Deny);
         assert_eq!(j.winner.unwrap().id, protect::RULE_ID);
         let req = Request::Bash {
@@ -402,7 +447,7 @@ mod tests {
             unattestable: Some("x"),
             ..call
         };
-        let j = judge(&u, &prot, &call, &root).unwrap();
+        let j = judge(&u, &prot, &call, &[], &root).unwrap();
         assert_eq!(j.outcome.decision, Decision::Ask);
         assert!(j.winner.is_none());
     }

@@ -114,7 +114,7 @@ pub use gather::rule_names_paths;
 
 mod guarded;
 
-pub use guarded::{decide_guarded, Guarded};
+pub use guarded::{decide_guarded, decide_guarded_walked, Guarded};
 
 #[cfg(test)]
 mod tests;

@@ -113,10 +113,24 @@ pub fn seal(fields: &[&str]) -> String {
 pub fn unseal(text: &str) -> Option<Vec<&str>> {
     let body = text.strip_suffix('\n')?;
     let (body, h) = body.rsplit_once('\t')?;
-    if body.contains('\n') || format!("{:016x}", crate::ir::fnv1a64(body.as_bytes())) != h {
+    if body.contains('\n') || !sealed_hex(h, crate::ir::fnv1a64(body.as_bytes())) {
         return None;
     }
     Some(body.split('\t').collect())
+}
+
+/// Is `h` exactly `format!("{want:016x}")`: 16 lowercase hex digits of `want`? (Read
+/// without formatting `want`: a record's check runs on every hook call.)
+pub fn sealed_hex(h: &str, want: u64) -> bool {
+    h.len() == 16
+        && h.bytes().try_fold(0u64, |acc, c| {
+            let v = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' => c - b'a' + 10,
+                _ => return None,
+            };
+            Some(acc << 4 | v as u64)
+        }) == Some(want)
 }
 
 /// Makes `dir` (and its parents) with mode 0700.
@@ -399,6 +413,28 @@ pub fn forget_tables(state: &Path, root: &Path, table: Option<&Path>) -> std::io
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sealed_hex_is_exactly_the_formatted_hash() {
+        for want in [
+            0u64,
+            1,
+            0xabc,
+            u64::MAX,
+            0x0123_4567_89ab_cdef,
+            0xfedc_ba98_7654_3210,
+        ] {
+            let h = format!("{want:016x}");
+            assert!(sealed_hex(&h, want), "{h}");
+            assert!(!sealed_hex(&h, want ^ 1), "{h}");
+            assert!(!sealed_hex(&h.to_uppercase(), want) || h == h.to_uppercase());
+            assert!(!sealed_hex(&h[1..], want));
+            assert!(!sealed_hex(&format!("0{h}"), want));
+            assert!(!sealed_hex(&format!("+{}", &h[1..]), want));
+        }
+        assert!(!sealed_hex("000000000000000A", 10));
+        assert!(sealed_hex("000000000000000a", 10));
+    }
 
     #[test]
     fn seal_roundtrip_and_torn() {

@@ -96,6 +96,10 @@ pub struct CallInfo<'r> {
     pub tool_use_id: &'r str,
     pub turn: &'r str,
     pub requests: &'r [&'r Request],
+    /// The walk of each request, in order, as the decision made it
+    /// (`runtime::entry::Decided::walks`): the sequence check reads them instead of walking
+    /// the commands again. Empty (or shorter than `requests`): the check walks them itself.
+    pub walks: &'r [Option<crate::shell::Walk>],
     pub ctx: &'r Context,
 }
 
@@ -110,6 +114,7 @@ impl<'r> CallInfo<'r> {
             tool_use_id: "",
             turn: "",
             requests,
+            walks: &[],
             ctx,
         }
     }
@@ -322,17 +327,22 @@ fn sequences(
     acc: &mut Acc,
 ) -> Result<Vec<(String, u8)>, SectionError> {
     let mut seq_updates: Vec<(String, u8)> = Vec::new();
-    let walks: Vec<Option<crate::shell::Walk>> = if f.sequences.is_empty() {
-        Vec::new()
-    } else {
-        call.requests
-            .iter()
-            .map(|r| match r {
-                Request::Bash { command } => Some(crate::shell::walk(command)),
-                _ => None,
-            })
-            .collect()
-    };
+    // The decision's walk of each command when it passed one, else our own.
+    let passed = |i: usize| call.walks.get(i).and_then(Option::as_ref);
+    let own: Vec<Option<crate::shell::Walk>> = call
+        .requests
+        .iter()
+        .enumerate()
+        .map(|(i, r)| match r {
+            Request::Bash { command } if !f.sequences.is_empty() && passed(i).is_none() => {
+                Some(crate::shell::walk(command))
+            }
+            _ => None,
+        })
+        .collect();
+    let walks: Vec<Option<&crate::shell::Walk>> = (0..call.requests.len())
+        .map(|i| passed(i).or(own[i].as_ref()))
+        .collect();
     for (seq, rules) in &f.sequences {
         if !seq.applies_to_host(call.host) || !id_ok(&seq.id) || seq.steps.len() < 2 {
             continue;
@@ -343,10 +353,10 @@ fn sequences(
         for (req, walk) in call.requests.iter().zip(&walks) {
             let mut by_rule: Vec<(u32, At)> = Vec::new();
             if let Some(r) = rules {
-                by_rule = rule_hits(r, call.host, req, walk.as_ref(), call.ctx)
+                by_rule = rule_hits(r, call.host, req, *walk, call.ctx)
                     .map_err(|_| SectionError::Steps)?;
             }
-            let net = net_of(req, walk.as_ref());
+            let net = net_of(req, *walk);
             let steps: Vec<Vec<At>> = seq
                 .steps
                 .iter()

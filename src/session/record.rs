@@ -58,24 +58,14 @@ pub struct State {
     pub skip_history: bool,
 }
 
-/// `runtime::state::unseal` without its formatting: the same check (FNV-1a 64 of the body,
+/// `runtime::state::unseal` with one allocation: the same check (FNV-1a 64 of the body,
 /// as 16 lowercase hex digits after the last tab), a few hundred instructions a record.
 pub fn unseal_fast(text: &str) -> Option<Vec<&str>> {
     let body = text.strip_suffix('\n')?;
     let (body, h) = body.rsplit_once('\t')?;
-    if h.len() != 16 || body.contains('\n') {
-        return None;
-    }
-    let mut want: u64 = 0;
-    for c in h.bytes() {
-        let v = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            _ => return None,
-        };
-        want = want << 4 | v as u64;
-    }
-    if crate::ir::fnv1a64(body.as_bytes()) != want {
+    if body.contains('\n')
+        || !crate::runtime::state::sealed_hex(h, crate::ir::fnv1a64(body.as_bytes()))
+    {
         return None;
     }
     // Records have at most 11 fields: one allocation, no growth.

@@ -80,6 +80,35 @@ pub fn decide_guarded(
     cwd: &Path,
     root: &Path,
 ) -> Result<(Outcome, Option<Finding>), Corrupt> {
+    let walk = match req {
+        Request::Bash { command } => Some(crate::shell::walk(command)),
+        _ => None,
+    };
+    decide_guarded_walked(src, host, req, walk.as_ref(), prot, cwd, root)
+}
+
+/// [`decide_guarded`] with the request's walk already made (`runtime::entry` walks each
+/// request once and shares the walk with the session's sequence check). `walk` must be
+/// `crate::shell::walk` of a Bash request's command; a Bash request without one is walked
+/// here.
+pub fn decide_guarded_walked(
+    src: &dyn RuleSource,
+    host: &str,
+    req: &Request,
+    walk: Option<&crate::shell::Walk>,
+    prot: &Protected,
+    cwd: &Path,
+    root: &Path,
+) -> Result<(Outcome, Option<Finding>), Corrupt> {
+    let own;
+    let walk = match (req, walk) {
+        (Request::Bash { command }, None) => {
+            own = crate::shell::walk(command);
+            Some(&own)
+        }
+        (Request::Bash { .. }, w) => w,
+        _ => None,
+    };
     // Paths in the request resolve against the agent's cwd and project root, not ours.
     let home = crate::runtime::Context::from_env().home;
     let ctx = crate::runtime::Context {
@@ -87,17 +116,13 @@ pub fn decide_guarded(
         project_root: Some(root.to_path_buf()),
         home,
     };
-    let walk = match req {
-        Request::Bash { command } => Some(crate::shell::walk(command)),
-        _ => None,
-    };
-    let mut out = match (req, &walk) {
+    let mut out = match (req, walk) {
         (Request::Bash { command }, Some(w)) => {
             crate::runtime::decide_walked(src, host, command, w, &ctx)?
         }
         _ => crate::runtime::decide_in(src, host, req, &ctx)?,
     };
-    let mut finding = prot.check(req, walk.as_ref(), cwd);
+    let mut finding = prot.check(req, walk, cwd);
     if let Some(f) = &finding {
         if out.decision == Decision::Allow && lifted(src, &out, f, &ctx)? {
             finding = None;
@@ -105,8 +130,7 @@ pub fn decide_guarded(
     }
     // The host's own checks an allow would skip (reads and writes outside the project,
     // critical paths): the stronger of the two findings stands.
-    if let Some(h) = crate::runtime::host_checks::check(src, host, req, walk.as_ref(), &out, &ctx)?
-    {
+    if let Some(h) = crate::runtime::host_checks::check(src, host, req, walk, &out, &ctx)? {
         if finding.as_ref().is_none_or(|f| h.verdict > f.verdict) {
             finding = Some(h);
         }
