@@ -158,22 +158,22 @@ impl Word {
     /// Deny/ask values: dequoted, unknown runs as WILD, brace expansion expanded. `None`
     /// when the expansion exceeds its bound.
     pub fn deny_values(&self, budget: &mut usize) -> Option<Vec<Vec<u8>>> {
-        if *budget == 0 {
-            // Every expansion yields at least one word, and each costs one: over already
-            // (the words of a segment past its 256th all come here).
-            return None;
-        }
         let brace = self
             .parts
             .iter()
             .any(|p| matches!(p, Part::Lit(t) if t.contains('{')));
         if !brace {
-            // No unquoted `{`, so no expansion: one value, made without the token lists
-            // (what `brace_expand` would push, for one word of the budget).
-            *budget -= 1;
+            // No unquoted `{`, so no expansion: one value, made without the token lists.
+            // It costs none of the budget, which bounds the words brace expansions make
+            // (bug fixed: every plain word cost one, so a segment of more than 256 words
+            // read "brace expansion over 256 words" and every later word as unknown).
             let mut v = Vec::with_capacity(self.raw.len());
             self.each_tok(|t| Self::push_tok(&mut v, t));
             return Some(vec![v]);
+        }
+        if *budget == 0 {
+            // Every expansion yields at least one word, and each costs one: over already.
+            return None;
         }
         let toks = self.toks();
         let mut out = Vec::new();

@@ -436,3 +436,24 @@ fn subshells_and_groups_count_toward_the_nesting_bound() {
     // Siblings are not nesting.
     assert!(!deep(&parse(&"( ls ); ".repeat(40))));
 }
+
+/// Plain words cost none of the brace budget (bug fixed: a segment of more than 256 words
+/// read "brace expansion over 256 words", and every word after the 256th as unknown).
+#[test]
+fn long_segments_are_not_brace_expansions() {
+    let words: Vec<String> = (0..600).map(|i| format!("a{i}")).collect();
+    assert!(!unattestable(&format!("echo {}", words.join(" "))));
+    assert!(!unattestable(&format!(
+        "echo {} {{x,y}}{{1,2}}",
+        words.join(" ")
+    )));
+    // A deny reading still sees a word far past the 256th.
+    let cmd = format!("echo {} ; rm -rf /", words.join(" "));
+    assert!(deny_readings(&cmd).iter().any(|r| r == "rm -rf /"));
+    // The expansions themselves stay bounded.
+    assert!(unattestable("echo {1..300}"));
+    assert!(unattestable(&format!(
+        "echo {} {{1..200}} {{1..200}}",
+        words.join(" ")
+    )));
+}
