@@ -3098,3 +3098,28 @@ fn s5_recursion_that_follows_links_planted() {
         assert_eq!(got.as_deref(), Some("allow"), "{setup:?}: {text}");
     }
 }
+
+/// C5-mcpstr: an MCP tool's text values are read word by word for protected paths (ask),
+/// within a bound that asks past it.
+#[test]
+fn s5_mcp_text_values_name_protected_paths() {
+    let p = project(Broad);
+    let ask = |input: serde_json::Value| tool_answer(&p, "mcp__fs__apply_patch", input, "");
+    assert_eq!(
+        ask(json!({"patch": "*** Begin Patch\n*** Add File: .claude/settings.json\n+{}\n"}))
+            .as_deref(),
+        Some("ask")
+    );
+    assert_eq!(
+        ask(json!({"diff": "--- a/x\n+++ b/.mcp.json\n@@ -1 +1 @@\n"})).as_deref(),
+        Some("ask")
+    );
+    assert_eq!(
+        ask(json!({"patch": "x/y ".repeat(3000)})).as_deref(),
+        Some("ask")
+    );
+    assert_eq!(
+        ask(json!({"patch": "*** Add File: src/lib.rs\n+x\n"})),
+        None
+    );
+}

@@ -65,12 +65,23 @@ impl Protected {
     /// one that names a protected path asks (red team, session 5).
     fn paths_inside_text(&self, tool: &str, strings: &[String], cwd: &Path, worst: &mut Worst) {
         let sep = |c: char| c.is_whitespace() || "'\"`()[]{},;=<>|&:".contains(c);
-        for s in strings.iter().filter(|s| s.contains(sep)).take(64) {
+        // At most 1,024 path-like words are looked at (each is compared with every
+        // protected path); past that, the text asks (a bound ends in ask).
+        let mut budget = 1024usize;
+        for s in strings.iter().filter(|s| s.contains(sep)) {
             for tok in s
                 .split(sep)
                 .filter(|t| t.contains('/') || t.starts_with('.'))
-                .take(4096)
             {
+                if budget == 0 {
+                    worst.raise(
+                        Verdict::Ask,
+                        format!("{tool} input holds more path-like words than polc looks through"),
+                        None,
+                    );
+                    return;
+                }
+                budget -= 1;
                 let tok = tok
                     .strip_prefix("a/")
                     .or_else(|| tok.strip_prefix("b/"))
