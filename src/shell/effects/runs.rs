@@ -355,11 +355,14 @@ fn shell_option_changes_words(n: &str, args: &[String]) -> bool {
             }
         }
         // Single letters mean different options in bash and zsh (zsh's `-T` is
-        // `cdablevars`, bash's `-k` is `keyword`): only those both read alike as plain.
-        if !a[1..]
-            .chars()
-            .all(|c| matches!(c, 'e' | 'u' | 'x' | 'v' | 'o' | 'a' | 'n'))
-        {
+        // `cdablevars`, `-J` `autocd`, `-k` `interactivecomments`; bash's `-k` is
+        // `keyword`): only letters that leave later words alone in both are plain.
+        if !a[1..].chars().all(|c| {
+            matches!(
+                c,
+                'e' | 'u' | 'x' | 'v' | 'o' | 'a' | 'n' | 'C' | 'f' | 'h' | 'B' | 'E' | 'm'
+            )
+        }) {
             return true;
         }
         k += 1;
