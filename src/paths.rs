@@ -167,6 +167,13 @@ fn regex_escape(c: char) -> String {
 /// Fold `.`, `..` and repeated `/` without touching the file system; relative paths are
 /// taken from `cwd`. `..` above the root stays at the root.
 pub fn lexical(path: &str, cwd: Option<&Path>, home: Option<&Path>) -> PathBuf {
+    fold_dots(&joined(path, cwd, home), |out| {
+        out.pop();
+    })
+}
+
+/// `path` with `~`/`~/x` read under `home` and a relative path taken from `cwd`.
+fn joined(path: &str, cwd: Option<&Path>, home: Option<&Path>) -> PathBuf {
     let p = if let (Some(rest), Some(h)) = (path.strip_prefix("~/"), home) {
         h.join(rest)
     } else if path == "~" && home.is_some() {
@@ -174,17 +181,19 @@ pub fn lexical(path: &str, cwd: Option<&Path>, home: Option<&Path>) -> PathBuf {
     } else {
         PathBuf::from(path)
     };
-    let p = if p.is_absolute() {
+    if p.is_absolute() {
         p
     } else {
         cwd.map(|c| c.join(&p)).unwrap_or(p)
-    };
+    }
+}
+
+/// `p`'s components from `/`, `.` dropped, each `..` handled by `parent`.
+fn fold_dots(p: &Path, parent: impl Fn(&mut PathBuf)) -> PathBuf {
     let mut out = PathBuf::from("/");
     for c in p.components() {
         match c {
-            Component::ParentDir => {
-                out.pop();
-            }
+            Component::ParentDir => parent(&mut out),
             Component::Normal(n) => out.push(n),
             _ => {}
         }
@@ -200,29 +209,11 @@ pub fn physical(path: &str, cwd: Option<&Path>, home: Option<&Path>) -> Option<P
     if !path.split('/').any(|c| c == "..") {
         return None;
     }
-    let p = if let (Some(rest), Some(h)) = (path.strip_prefix("~/"), home) {
-        h.join(rest)
-    } else {
-        PathBuf::from(path)
-    };
-    let p = if p.is_absolute() {
-        p
-    } else {
-        cwd.map(|c| c.join(&p)).unwrap_or(p)
-    };
-    let mut out = PathBuf::from("/");
-    for c in p.components() {
-        match c {
-            Component::ParentDir => {
-                // Resolved as far as it exists: the parent of where the links lead.
-                out = canonical_memo(&out);
-                out.pop();
-            }
-            Component::Normal(n) => out.push(n),
-            _ => {}
-        }
-    }
-    Some(out)
+    // Resolved as far as it exists: the parent of where the links lead.
+    Some(fold_dots(&joined(path, cwd, home), |out| {
+        *out = canonical_memo(out);
+        out.pop();
+    }))
 }
 
 /// Resolve symlinks as far as the path exists; the rest is appended lexically.
