@@ -113,17 +113,10 @@ fn codex_workdir_is_where_paths_resolve() {
         let stdin = json!({"session_id": "s1", "cwd": root, "hook_event_name": "PreToolUse",
             "tool_name": "shell", "tool_input": ti})
         .to_string();
-        let r = p
-            .cmd(&["hook", "--host", "codex"])
-            .env("HOME", root.join("home"))
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut c| {
-                use std::io::Write;
-                c.stdin.take().unwrap().write_all(stdin.as_bytes())?;
-                c.wait_with_output()
-            })
+        let mut c = p.cmd(&["hook", "--host", "codex"]);
+        c.env("HOME", root.join("home"));
+        let r = common::spawn_with_stdin(c, stdin.as_bytes())
+            .wait_with_output()
             .unwrap();
         String::from_utf8_lossy(&r.stdout).into_owned()
     };
@@ -305,15 +298,8 @@ fn an_inherited_cdpath_makes_a_relative_cd_unknown() {
             Some(d) => c.env("CDPATH", d),
             None => c.env_remove("CDPATH"),
         };
-        let r = c
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut c| {
-                use std::io::Write;
-                c.stdin.take().unwrap().write_all(stdin.as_bytes())?;
-                c.wait_with_output()
-            })
+        let r = common::spawn_with_stdin(c, stdin.as_bytes())
+            .wait_with_output()
             .unwrap();
         String::from_utf8_lossy(&r.stdout).into_owned()
     };
