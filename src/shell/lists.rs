@@ -530,8 +530,12 @@ pub const RUNS_ENV: &[&str] = &[
     "XDG_CONFIG_DIRS",
     "HOME",
     "ZDOTDIR",
-    // Which program a name runs.
+    // Which program a name runs; zsh's folders of autoloaded functions and of modules (its
+    // lower-case arrays `fpath`/`module_path` are tied to these: the names are compared
+    // upper-cased).
     "PATH",
+    "FPATH",
+    "MODULE_PATH",
     // Lets git's `ext::` transport run its command (red team, session 5).
     "GIT_ALLOW_PROTOCOL",
 ];
@@ -613,6 +617,42 @@ pub fn writes_env(name: &str) -> bool {
                 | "TMP"
                 | "TEMP"
         )
+}
+
+/// Variables bash or zsh give the integer attribute themselves: an assignment evaluates its
+/// value as arithmetic, and arithmetic on a name holding `a[$(CMD)]` runs CMD
+/// (`x='a[$(rm -rf ~)]'; RANDOM=x`). Checked with bash 5.2 and zsh 5.9 (red team, session 6);
+/// zsh's interactive-only ones are listed too.
+const INTEGER_SPECIALS: &[&str] = &[
+    "RANDOM",
+    "SRANDOM",
+    "OPTIND",
+    "HISTCMD",
+    "SECONDS",
+    "LINENO",
+    "COLUMNS",
+    "LINES",
+    "HISTSIZE",
+    "SAVEHIST",
+    "KEYTIMEOUT",
+    "LISTMAX",
+    "MAILCHECK",
+    "PERIOD",
+    "TMOUT",
+    "SHLVL",
+    "ERRNO",
+    "TRY_BLOCK_ERROR",
+    "TRY_BLOCK_INTERRUPT",
+    "ZLE_RPROMPT_INDENT",
+    "FUNCNEST",
+    "DIRSTACKSIZE",
+    "TTYIDLE",
+    "EPOCHSECONDS",
+];
+
+/// Is `name` a variable the shell itself evaluates as arithmetic on assignment?
+pub fn integer_special(name: &str) -> bool {
+    INTEGER_SPECIALS.contains(&name)
 }
 
 /// Is `s` a `NAME=value` (or `NAME+=value`) assignment word? Returns the name.

@@ -16,6 +16,7 @@ mod common;
 mod session3;
 mod session4;
 mod session5;
+mod session6;
 use common::Project;
 use serde_json::json;
 use Setup::*;
@@ -84,9 +85,14 @@ fn project(setup: Setup) -> Project {
 
 /// The Claude PreToolUse answer (None: no output, i.e. default), in session `sid`.
 fn hook(p: &Project, cmd: &str, sid: &str) -> (Option<String>, String) {
+    hook_at(p, "", cmd, sid)
+}
+
+/// [`hook`] with the hook's `cwd` at `cwd` below the project root.
+fn hook_at(p: &Project, cwd: &str, cmd: &str, sid: &str) -> (Option<String>, String) {
     let home = p.dir.path().canonicalize().unwrap().join("home");
     let env = [("HOME", home.as_os_str())];
-    common::claude_decision_in(p, sid, "Bash", json!({ "command": cmd }), "", &env)
+    common::claude_decision_in(p, sid, "Bash", json!({ "command": cmd }), cwd, &env)
 }
 
 fn expand(p: &Project, cmd: &str) -> String {
@@ -98,15 +104,22 @@ fn expand(p: &Project, cmd: &str) -> String {
 }
 
 fn expect(rows: &[(Setup, &str, Want)]) {
+    let rows: Vec<(Setup, &str, &str, Want)> =
+        rows.iter().map(|(s, c, w)| (*s, "", *c, *w)).collect();
+    expect_at(&rows);
+}
+
+/// [`expect`] with each row's hook `cwd` (below the project root).
+fn expect_at(rows: &[(Setup, &str, &str, Want)]) {
     let mut projects: Vec<(Setup, Project)> = Vec::new();
     let mut bad = Vec::new();
-    for (k, (setup, cmd, want)) in rows.iter().enumerate() {
+    for (k, (setup, cwd, cmd, want)) in rows.iter().enumerate() {
         if !projects.iter().any(|(s, _)| s == setup) {
             projects.push((*setup, project(*setup)));
         }
         let p = &projects.iter().find(|(s, _)| s == setup).unwrap().1;
         let cmd = expand(p, cmd);
-        let (got, text) = hook(p, &cmd, &format!("row{k}"));
+        let (got, text) = hook_at(p, cwd, &cmd, &format!("row{k}"));
         let ok = match want {
             Deny => got.as_deref() == Some("deny"),
             AskOrDeny => matches!(got.as_deref(), Some("deny") | Some("ask")),

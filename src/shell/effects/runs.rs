@@ -130,6 +130,15 @@ fn evaluating_builtin(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &m
         {
             r.unattest("declaration evaluating arithmetic or subscripts")
         }
+        // zsh's `integer`/`float` are `typeset -i`/`-F`: later assignments are arithmetic.
+        "integer" | "float" => r.unattest("declaration of an arithmetic variable"),
+        // `read RANDOM`, `for OPTIND in x`, `getopts o OPTIND`, `select SECONDS in …`: the
+        // variable the builtin assigns is one the shell evaluates as arithmetic.
+        "read" | "for" | "select" | "getopts" | "wait" | "mapfile" | "readarray" | "printf"
+            if args.iter().any(|a| lists::integer_special(a)) =>
+        {
+            r.unattest("a builtin assigning a shell integer variable")
+        }
         "read" if args.iter().any(|a| short_cluster_has(a, 'a')) => {
             r.unattest("read -a evaluates subscripts")
         }
