@@ -269,7 +269,13 @@ fn assignments_to_integer_variables() {
     ] {
         assert!(unattestable(cmd), "{cmd:?}");
     }
-    for cmd in ["RANDOM=5", "OPTIND=1", "export OPTIND=-1", "random=x", "X_OPTIND=x"] {
+    for cmd in [
+        "RANDOM=5",
+        "OPTIND=1",
+        "export OPTIND=-1",
+        "random=x",
+        "X_OPTIND=x",
+    ] {
         assert!(!unattestable(cmd), "{cmd:?}");
     }
 }

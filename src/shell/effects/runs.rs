@@ -134,7 +134,7 @@ fn evaluating_builtin(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &m
         "integer" | "float" => r.unattest("declaration of an arithmetic variable"),
         // `read RANDOM`, `for OPTIND in x`, `getopts o OPTIND`, `select SECONDS in …`: the
         // variable the builtin assigns is one the shell evaluates as arithmetic.
-        "read" | "for" | "select" | "getopts" | "wait" | "mapfile" | "readarray" | "printf"
+        "read" | "for" | "select" | "getopts" | "wait" | "printf"
             if args.iter().any(|a| lists::integer_special(a)) =>
         {
             r.unattest("a builtin assigning a shell integer variable")
