@@ -34,6 +34,8 @@ enum Want {
     Deny,
     /// Unattestable or a possible protected path: ask (deny is fine too).
     AskOrDeny,
+    /// A plain form the fix must leave alone.
+    Allow,
 }
 
 const BROAD: &str = "allow bash glob \"*\" { id all }\nallow edit glob \"**\" { id alledit }\nallow read glob \"**\" { id allread }\n";
@@ -123,6 +125,7 @@ fn expect_at(rows: &[(Setup, &str, &str, Want)]) {
         let ok = match want {
             Deny => got.as_deref() == Some("deny"),
             AskOrDeny => matches!(got.as_deref(), Some("deny") | Some("ask")),
+            Allow => got.as_deref() == Some("allow"),
         };
         if !ok {
             bad.push(format!(

@@ -115,3 +115,50 @@ fn s6_zsh_lower_case_cdpath_moves_cd() {
         ),
     ]);
 }
+
+/// C6-argfile/goflags/rustcprint: options the shipped policy's allowed build and test tools
+/// hand to another tool or read from a response file: only those known plain are attested.
+#[test]
+fn s6_options_handed_on_by_allowed_build_tools() {
+    let mut rows = vec![(Shipped, "pytest @.env", Deny)];
+    for cmd in [
+        "pytest @src/args.txt",
+        "pytest -q @src/args.txt tests",
+        "cargo clippy -- @src/args.txt",
+        "cargo clippy --all-targets -- -D warnings @src/args.txt",
+        "cargo test -- @src/args.txt",
+        "cargo test -- --logfile .claude/settings.json",
+        "cargo clippy -- --print=cfg=.claude/settings.json",
+        "cargo clippy -- --print cfg=.claude/settings.json",
+        "cargo clippy -- -C linker=/tmp/evil",
+        "cargo clippy -- -Clink-arg=-o.claude/settings.json",
+        "cargo rustc --print=cfg=.claude/settings.json",
+        "cargo +nightly clippy -- -Zunpretty=expanded -o .claude/x",
+        "go build -gcflags=-linkobj=.claude/settings.json .",
+        "go build -ldflags='-o .claude/settings.json' .",
+        "go build -ldflags '-o .claude/settings.json' .",
+        "go build -buildmode=c-archive -ldflags=-extar=/tmp/evil .",
+        "go build -ldflags=-tmpdir=.claude .",
+        "go build -gcflags='all=-importcfg=/tmp/x' .",
+        "go build -asmflags=-o=.claude/x .",
+        "go build -gccgoflags=-fplugin=/tmp/p.so .",
+        "go test -ldflags=-linkmode=external -ldflags=-extld=/tmp/evil ./...",
+        "go vet -gcflags=-linkobj=.claude/settings.json .",
+        "gcc @src/args.txt -c src/main.c",
+        "javac @src/args.txt",
+    ] {
+        rows.push((Shipped, cmd, AskOrDeny));
+        rows.push((Broad, cmd, AskOrDeny));
+    }
+    for cmd in [
+        "cargo clippy --all-targets -- -D warnings",
+        "cargo clippy -- -Dclippy::all -W clippy::pedantic --cap-lints=warn",
+        "cargo test -- --nocapture --test-threads=1 parser::",
+        "go build -ldflags='-s -w -X main.version=1.2.3' ./...",
+        "go test -gcflags=all=-N ./...",
+        "pytest -q tests",
+    ] {
+        rows.push((Shipped, cmd, Allow));
+    }
+    expect(&rows);
+}

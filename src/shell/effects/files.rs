@@ -436,6 +436,12 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     e.known = true;
     wrapper_options(e, n, args);
+    // `pytest @.env` prints the file's lines in its error (red team, session 6).
+    if super::toolflags::reads_response_files(n) {
+        for f in super::toolflags::response_files(args) {
+            e.file(f, Access::Read, false);
+        }
+    }
     let handled = super::builds::build_tools(e, n, args)
         || files_read_or_written(e, n, args)
         || converters(e, n, args)

@@ -17,6 +17,7 @@ pub(crate) mod git;
 pub(crate) mod net;
 pub(crate) mod options;
 pub(crate) mod runs;
+pub(crate) mod toolflags;
 
 use super::{Word, WordRef, UNKNOWN};
 
