@@ -135,3 +135,11 @@ fn expect_at(rows: &[(Setup, &str, &str, Want)]) {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// A Claude tool call (Write, Edit, …) in `p`, in a fresh session; the answer.
+fn tool_answer(p: &Project, tool: &str, input: serde_json::Value, cwd: &str) -> Option<String> {
+    let home = p.dir.path().canonicalize().unwrap().join("home");
+    let env = [("HOME", home.as_os_str())];
+    let sid = format!("t{}", input.to_string().len());
+    common::claude_decision_in(p, &sid, tool, input, cwd, &env).0
+}

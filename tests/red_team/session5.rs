@@ -513,14 +513,6 @@ echo $"hi""##,
         ), // C5-readers-12
     ]);
 }
-/// A Claude tool call (Write, Edit, …) in `p`, in a fresh session; the answer.
-fn tool_answer(p: &Project, tool: &str, input: serde_json::Value, cwd: &str) -> Option<String> {
-    let home = p.dir.path().canonicalize().unwrap().join("home");
-    let env = [("HOME", home.as_os_str())];
-    let sid = format!("t{}", input.to_string().len());
-    common::claude_decision_in(p, &sid, tool, input, cwd, &env).0
-}
-
 /// C5-dotdot: `..` after a link that exists already (`h -> .claude/hooks`): the kernel goes
 /// to the target's parent, `.claude`. Shell arguments, physical `cd`, and file tools.
 #[test]

@@ -162,3 +162,98 @@ fn s6_options_handed_on_by_allowed_build_tools() {
     }
     expect(&rows);
 }
+
+/// A project with the broad allows whose agent configuration runs scripts outside the
+/// protected folders: a second Claude hook, a status line and a key helper, Cursor's and
+/// Gemini's hooks, an MCP server and a Copilot hook; confirmed.
+fn project_running_scripts() -> Project {
+    let p = project(Broad);
+    for f in [
+        "scripts/guard.sh",
+        "scripts/key.sh",
+        ".claude/statusline.sh",
+        ".cursor/hooks/x.sh",
+        ".gemini/hooks/x.sh",
+        "mcp/server.js",
+        "tools/pre.sh",
+    ] {
+        p.write(f, "#!/bin/sh\nexit 0\n");
+    }
+    p.write(
+        ".claude/settings.json",
+        &json!({
+            "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+                {"type": "command", "command": "polc hook --host claude"},
+                {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/scripts/guard.sh --strict"}]}]},
+            "statusLine": {"type": "command", "command": ".claude/statusline.sh"},
+            "apiKeyHelper": "bash scripts/key.sh"
+        })
+        .to_string(),
+    );
+    p.write(
+        ".cursor/hooks.json",
+        r#"{"version":1,"hooks":{"beforeShellExecution":[{"command":"./hooks/x.sh"}]}}"#,
+    );
+    p.write(
+        ".gemini/settings.json",
+        r#"{"hooks":{"BeforeTool":[{"matcher":"*","hooks":[{"type":"command","command":"$GEMINI_PROJECT_DIR/.gemini/hooks/x.sh"}]}]}}"#,
+    );
+    p.write(
+        ".mcp.json",
+        r#"{"mcpServers":{"x":{"command":"node","args":["mcp/server.js"]}}}"#,
+    );
+    p.write(
+        ".github/hooks/pre.json",
+        r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"./tools/pre.sh"}]}}"#,
+    );
+    p.confirm_config();
+    p
+}
+
+/// C6-hookscripts/hostcfg: the scripts the agents' configuration runs, the conventional hook
+/// folders of Cursor and Gemini, Droid's local settings and skills, Copilot CLI's repository
+/// settings are protected like the configuration itself.
+#[test]
+fn s6_scripts_the_agent_configuration_runs() {
+    let p = project_running_scripts();
+    let root = p.dir.path().canonicalize().unwrap();
+    let mut bad = Vec::new();
+    for rel in [
+        "scripts/guard.sh",
+        ".claude/statusline.sh",
+        "scripts/key.sh",
+        ".cursor/hooks/x.sh",
+        ".gemini/hooks/x.sh",
+        ".gemini/hooks/new.sh",
+        "mcp/server.js",
+        "tools/pre.sh",
+        ".factory/settings.local.json",
+        ".factory/skills/x/SKILL.md",
+        ".factory/hooks.json",
+        ".github/copilot/settings.json",
+        ".github/copilot/settings.local.json",
+    ] {
+        let input = json!({"file_path": root.join(rel), "content": "x"});
+        let got = tool_answer(&p, "Write", input, "");
+        if got.as_deref() != Some("deny") {
+            bad.push(format!("Write {rel}: {got:?}"));
+        }
+        for cmd in [
+            format!("cp src/main.rs {rel}"),
+            format!("printf 'rm -rf ~' | tee {rel}"),
+            format!("echo x > {rel}"),
+        ] {
+            let (got, _) = hook(&p, &cmd, "s6");
+            if !matches!(got.as_deref(), Some("deny") | Some("ask")) {
+                bad.push(format!("{cmd}: {got:?}"));
+            }
+        }
+    }
+    // Other project files stay writable.
+    let input = json!({"file_path": root.join("src/lib.rs"), "content": "x"});
+    assert_eq!(
+        tool_answer(&p, "Write", input, "").as_deref(),
+        Some("allow")
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

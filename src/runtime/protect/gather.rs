@@ -225,6 +225,10 @@ const PROJECT_FILES: &[&str] = &[
     // there must not land before the next call notices it.
     ".vscode/tasks.json",
     "opencode.jsonc",
+    // Droid's local overrides (hooks, `commandAllowlist`), Copilot CLI's repository
+    // settings (plugins and marketplaces): red team, session 6.
+    ".factory/settings.local.json",
+    ".factory/hooks.json",
 ];
 const PROJECT_DIRS: &[&str] = &[
     ".github/hooks",
@@ -249,6 +253,12 @@ const PROJECT_DIRS: &[&str] = &[
     ".agents",
     ".vibe",
     ".opencode",
+    ".factory/skills",
+    ".github/copilot",
+    // The conventional folders of Cursor's and Gemini CLI's hook scripts (red team,
+    // session 6); scripts elsewhere are found through the configuration that runs them.
+    ".cursor/hooks",
+    ".gemini/hooks",
 ];
 /// Where the agent's own tools run code from: writes ask.
 /// (`.git/commondir` and `.git/config.worktree` point git at another configuration, whose
@@ -469,6 +479,10 @@ impl Protected {
         }
         for d in PROJECT_ASK {
             add(Entry::Dir(root.join(d), true));
+        }
+        // The scripts the agents' configuration runs (hooks, status lines, MCP servers).
+        for (p, ask) in super::referenced::scripts(root, &self.homes) {
+            add(Entry::File(p, ask));
         }
         for h in &self.homes {
             add(Entry::Named(h.join(".claude"), "settings", ".json"));
