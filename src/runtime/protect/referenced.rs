@@ -182,11 +182,7 @@ fn visit(v: &serde_json::Value, command: bool, budget: &mut usize, out: &mut Vec
     }
     *budget -= 1;
     match v {
-        serde_json::Value::String(s) => {
-            if command {
-                out.push((s.clone(), true));
-            }
-        }
+        serde_json::Value::String(s) if command => out.push((s.clone(), true)),
         serde_json::Value::Array(a) => {
             // `"command": ["node", "./server.js"]`, `"args": ["./server.js"]`: one command.
             if command && a.iter().all(|x| x.is_string()) {
