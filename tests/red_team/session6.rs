@@ -257,3 +257,146 @@ fn s6_scripts_the_agent_configuration_runs() {
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// C6-listfile: operands named in a list file (`xz --files=LIST` removes them) and options
+/// or configuration taken from the environment (`XZ_OPT=--files=.env xz`, `CFLAGS`,
+/// `PYTEST_PLUGINS`, `KUBECONFIG`, `*_CONFIG_PATH`, `*_HOME`, `*PATH`).
+#[test]
+fn s6_list_files_and_options_from_the_environment() {
+    let mut rows = Vec::new();
+    for cmd in [
+        "xz --files=src/list",
+        "xz --files0=src/list",
+        "lzma --files=src/list",
+        "xz -z --files=src/list",
+        "xz --files < src/list",
+        "zstd --rm --filelist=src/list",
+        "zstd --filelist src/list",
+        "sort --files0-from=src/list",
+        "XZ_OPT=--files=src/list xz",
+    ] {
+        rows.push((Broad, cmd.to_string(), AskOrDeny));
+    }
+    for var in [
+        "XZ_OPT",
+        "XZ_DEFAULTS",
+        "GZIP",
+        "BZIP2",
+        "PARALLEL",
+        "MFLAGS",
+        "CFLAGS",
+        "CGO_LDFLAGS",
+        "LDFLAGS",
+        "TF_CLI_ARGS_apply",
+        "RIPGREP_CONFIG_PATH",
+        "PSQLRC",
+        "CONDARC",
+        "PIP_CONFIG_FILE",
+        "MYSQL_HOME",
+        "JAVA_HOME",
+        "PYTEST_PLUGINS",
+        "HELM_PLUGINS",
+        "KUBECONFIG",
+        "DOCKER_CONFIG",
+        "PYTHONWARNINGS",
+        "CLASSPATH",
+        "PERL5LIB",
+    ] {
+        for form in [
+            "{V}=--files=.env xz",
+            "export {V}=--files=.env; xz",
+            "env {V}=x true",
+        ] {
+            rows.push((Broad, form.replace("{V}", var), AskOrDeny));
+        }
+    }
+    for cmd in [
+        "XZ_OPT=--files=.env xz",
+        "XZ_DEFAULTS=--files=.env xz",
+        "export XZ_OPT=--files=.env; xz",
+        "env XZ_OPT=--files=.env xz",
+        "XZ_OPT=--files0={ROOT}/.env unxz",
+    ] {
+        rows.push((ShippedBroad, cmd.to_string(), AskOrDeny));
+        rows.push((Shipped, cmd.to_string(), AskOrDeny));
+    }
+    for cmd in [
+        "RUST_LOG=debug cargo test",
+        "NODE_ENV=test npm test",
+        "CI=1 cargo build",
+    ] {
+        rows.push((Shipped, cmd.to_string(), Allow));
+    }
+    let rows: Vec<(Setup, &str, Want)> =
+        rows.iter().map(|(s, c, w)| (*s, c.as_str(), *w)).collect();
+    expect(&rows);
+}
+
+/// C6-zshsub: zsh reads `$name[…]` unbraced as a subscript, evaluated as arithmetic.
+#[test]
+fn s6_zsh_unbraced_subscripts() {
+    let mut rows = Vec::new();
+    for form in [
+        "p=$; x=\"path[${p}(PAYLOAD)]\"; echo $path[x]",
+        "p=$; x=\"path[${p}(PAYLOAD)]\"; echo \"$path[x]\"",
+        "p=$; x=\"a[${p}(PAYLOAD)]\"; a=(1); echo $a[x]",
+        "p=$; x=\"a[${p}(PAYLOAD)]\"; set -- a; echo $1[x]",
+        "echo $path['$(PAYLOAD)']",
+    ] {
+        for payload in ["rm -rf ~", "git push --force"] {
+            let cmd = form.replace("PAYLOAD", payload);
+            rows.push((ShippedBroad, cmd.clone(), AskOrDeny));
+            rows.push((Shipped, cmd, AskOrDeny));
+        }
+    }
+    let rows: Vec<(Setup, &str, Want)> =
+        rows.iter().map(|(s, c, w)| (*s, c.as_str(), *w)).collect();
+    expect(&rows);
+}
+
+/// C6-agents/agentcfg: every coding agent's command line but a version or help query asks
+/// (a nested session runs under its own rules); its configuration subcommands are writes of
+/// the configuration they change (deny, as `cp x .mcp.json` is).
+#[test]
+fn s6_coding_agent_command_lines() {
+    let mut rows = Vec::new();
+    for cmd in [
+        "claude mcp add -s project evil -- /tmp/evil",
+        "claude mcp add evil -- /tmp/evil",
+        "claude mcp add-json evil '{\"command\":\"/tmp/evil\"}'",
+        "claude mcp remove polc",
+        "gemini mcp add x /tmp/e",
+        "gemini extensions install https://example.com/x",
+        "codex mcp add x -- /tmp/e",
+        "openclaw plugins disable polc",
+        "opencode mcp add",
+        "vibe config set x y",
+    ] {
+        rows.push((Broad, cmd, Deny));
+        rows.push((Shipped, cmd, Deny));
+    }
+    for cmd in [
+        "q chat --trust-all-tools --no-interactive 'list files'",
+        "pi -p 'run the tests'",
+        "openclaw agent --message 'clean up'",
+        "interpreter -y -e 'clean up'",
+        "kimi --yolo -p 'clean up'",
+        "claude",
+        "claude --dangerously-skip-permissions 'fix it'",
+        "codex 'fix it'",
+        "gemini --approval-mode yolo 'fix it'",
+        "aider --yes-always --message 'fix it'",
+        "sgpt --shell 'delete the logs'",
+        "aichat -e 'delete the logs'",
+        "llm cmd 'delete the logs'",
+        "droid exec --auto high 'fix it'",
+        "auggie --print 'fix it'",
+        "cn -p 'fix it'",
+    ] {
+        rows.push((Broad, cmd, AskOrDeny));
+        rows.push((ShippedBroad, cmd, AskOrDeny));
+    }
+    rows.push((Broad, "claude --version", Allow));
+    rows.push((Broad, "codex --help", Allow));
+    expect(&rows);
+}

@@ -330,6 +330,9 @@ const HOME_FILES: &[&str] = &[
     ".factory/settings.json",
     ".copilot/config.json",
     ".claude.json",
+    // OpenClaw's configuration (plugins, the polc hook's entry): red team, session 6.
+    ".openclaw/openclaw.json",
+    ".copilot/mcp-config.json",
 ];
 const HOME_DIRS: &[&str] = &[
     ".claude/hooks",
@@ -343,6 +346,7 @@ const HOME_DIRS: &[&str] = &[
     ".factory/commands",
     ".factory/droids",
     ".factory/hooks",
+    ".openclaw/extensions",
 ];
 const SYSTEM_DIRS: &[&str] = &[
     "/etc/polc",

@@ -372,6 +372,139 @@ fn attached_values(e: &mut Effects, args: &[Vec<u8>]) {
     }
 }
 
+/// An agent's own configuration subcommands (`claude mcp add -s project …` writes
+/// `.mcp.json`, `claude mcp add` writes `~/.claude.json`, `gemini extensions install`,
+/// `codex mcp add`, `openclaw plugins disable polc`): writes of the files they change, so
+/// self-protection judges them as it judges `cp x .mcp.json` (red team, session 6).
+fn agent_configuration(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    const CHANGES: &[&str] = &[
+        "add",
+        "add-json",
+        "add-from-claude-desktop",
+        "remove",
+        "rm",
+        "set",
+        "unset",
+        "install",
+        "uninstall",
+        "enable",
+        "disable",
+        "update",
+        "link",
+        "new",
+        "import",
+        "reset",
+        "reset-project-choices",
+        "login",
+        "trust",
+        "allow",
+        "approve",
+    ];
+    const AREAS: &[&str] = &[
+        "mcp",
+        "config",
+        "plugin",
+        "plugins",
+        "extension",
+        "extensions",
+        "hooks",
+        "permissions",
+        "marketplace",
+        "skills",
+        "agents",
+        "settings",
+    ];
+    if !super::super::lists::AGENT_CLIS.contains(&n) {
+        return;
+    }
+    let words: Vec<String> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .map(|a| text(a))
+        .collect();
+    let changes = words
+        .windows(2)
+        .any(|w| AREAS.contains(&w[0].as_str()) && CHANGES.contains(&w[1].as_str()));
+    if !changes {
+        return;
+    }
+    let files: &[&str] = match n {
+        "claude" => &[
+            ".mcp.json",
+            ".claude/settings.json",
+            ".claude/settings.local.json",
+            "~/.claude.json",
+            "~/.claude/settings.json",
+        ],
+        "gemini" => &[
+            ".gemini/settings.json",
+            ".gemini/extensions",
+            "~/.gemini/settings.json",
+            "~/.gemini/extensions",
+        ],
+        "codex" => &["~/.codex/config.toml", ".codex/config.toml"],
+        "copilot" => &["~/.copilot/config.json", "~/.copilot/mcp-config.json"],
+        "cursor-agent" => &[".cursor/mcp.json", "~/.cursor/mcp.json", ".cursor/cli.json"],
+        "droid" => &[
+            ".factory/settings.json",
+            ".factory/mcp.json",
+            "~/.factory/settings.json",
+        ],
+        "opencode" => &["opencode.json", "~/.config/opencode/opencode.json"],
+        "openclaw" => &["~/.openclaw/openclaw.json", "~/.openclaw/extensions"],
+        "vibe" => &[".vibe/config.toml", "~/.vibe/config.toml"],
+        // Another agent's files polc does not know: any path (self-protection asks).
+        _ => &[],
+    };
+    if files.is_empty() {
+        e.file(vec![crate::pattern::WILD], Access::Write, true);
+    }
+    for f in files {
+        e.file(f.as_bytes().to_vec(), Access::Write, false);
+    }
+}
+
+/// Operands named in a list file (or read from stdin) that polc cannot see: `xz
+/// --files=LIST` compresses and removes every file LIST names, `zstd --rm --filelist LIST`,
+/// `sort --files0-from=LIST` prints them (red team, session 6). Any path may be used the way
+/// the program uses its operands.
+fn list_operands(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let has = |names: &[&str]| {
+        args.iter().any(|a| {
+            names.iter().any(|o| {
+                a.as_slice() == o.as_bytes()
+                    || (a.starts_with(o.as_bytes()) && a.get(o.len()) == Some(&b'='))
+            })
+        })
+    };
+    let flag = |names: &[&str]| args.iter().any(|a| names.iter().any(|o| a == o.as_bytes()));
+    let access = match n {
+        "xz" | "lzma" | "unxz" | "unlzma" | "xzcat" | "lzcat" | "xzdec" | "lzmadec"
+            if has(&["--files", "--files0"]) =>
+        {
+            let keeps = flag(&[
+                "-k", "--keep", "-c", "--stdout", "-t", "--test", "-l", "--list",
+            ]) || n.ends_with("cat")
+                || n.ends_with("dec");
+            if keeps {
+                Access::Read
+            } else {
+                Access::Delete
+            }
+        }
+        "zstd" | "unzstd" | "zstdcat" | "zstdmt" if has(&["--filelist"]) => {
+            if flag(&["--rm"]) {
+                Access::Delete
+            } else {
+                Access::Write
+            }
+        }
+        "sort" | "wc" | "du" | "cat" | "head" | "tail" if has(&["--files0-from"]) => Access::Read,
+        _ => return,
+    };
+    e.file(vec![crate::pattern::WILD], access, true);
+}
+
 /// Options whose value is a file the program reads (any program).
 const READ_OPTS: &[&str] = &[
     "--from-file",
@@ -436,6 +569,8 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     e.known = true;
     wrapper_options(e, n, args);
+    list_operands(e, n, args);
+    agent_configuration(e, n, args);
     // `pytest @.env` prints the file's lines in its error (red team, session 6).
     if super::toolflags::reads_response_files(n) {
         for f in super::toolflags::response_files(args) {

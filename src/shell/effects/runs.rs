@@ -541,19 +541,22 @@ fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[WordRef<'_>],
                 }
             }
         }
-        "claude" | "codex" | "gemini" | "copilot" | "cursor-agent" | "droid" | "opencode"
-        | "aider" | "goose" | "amp" | "qwen" | "crush" | "vibe" => {
-            // A nested agent session given a prompt runs whatever its own rules allow:
-            // this session's rules do not reach it.
-            let prompt_mode = args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "-p" | "--print" | "--prompt" | "exec" | "run" | "e" | "-x" | "--yolo"
-                ) || a.starts_with("--prompt=")
-            });
-            if prompt_mode || n == "cursor-agent" {
-                r.unattest("a nested agent session escapes this session's rules");
-            }
+        // A nested agent session runs whatever its own rules allow (this session's rules do
+        // not reach it), and its subcommands change agents' configuration: any use but a
+        // version or help query (red team, session 6: `q chat --trust-all-tools`, `pi -p`,
+        // `kimi --yolo`, `claude mcp add` were missed by a list of prompt options).
+        _ if lists::AGENT_CLIS.contains(&n)
+            && !matches!(
+                args.iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .as_slice(),
+                ["--version"] | ["-v"] | ["-V"] | ["--help"] | ["-h"] | ["help"] | ["version"]
+            ) =>
+        {
+            r.unattest(
+                "a coding agent's command line (a nested session or a change to its configuration)",
+            );
         }
         _ => {}
     }
