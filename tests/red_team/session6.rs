@@ -400,3 +400,67 @@ fn s6_coding_agent_command_lines() {
     rows.push((Broad, "codex --help", Allow));
     expect(&rows);
 }
+
+/// C6-pathinstall: with a project folder on `PATH` ahead of polc's (`node_modules/.bin`, a
+/// virtual environment's `bin`, a relative folder), a package install may put a `polc` there
+/// that the hook command then runs: local installs ask, and `polc` there is protected.
+#[test]
+fn s6_local_installs_into_a_folder_on_path_ahead_of_polc() {
+    let p = project(Broad);
+    let root = p.dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    let system = std::env::var("PATH").unwrap_or_default();
+    let polc_dir = common::polc_bin().parent().unwrap().to_path_buf();
+    let mut bad = Vec::new();
+    for ahead in [
+        root.join("node_modules/.bin").display().to_string(),
+        "node_modules/.bin".to_string(),
+        root.join(".venv/bin").display().to_string(),
+    ] {
+        std::fs::create_dir_all(root.join(".venv/bin")).unwrap();
+        std::fs::write(root.join(".venv/pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+        let path = format!("{ahead}:{}:{system}", polc_dir.display());
+        let env = [
+            ("HOME", home.as_os_str()),
+            ("PATH", std::ffi::OsStr::new(&path)),
+        ];
+        for (cmd, want) in [
+            ("npm install ./evilpkg", "ask"),
+            ("npm i", "ask"),
+            ("yarn add ./evilpkg", "ask"),
+            ("pnpm add file:../evil", "ask"),
+            ("pip install ./evil", "ask"),
+            ("python3 -m pip install ./evil", "ask"),
+            ("uv pip install ./evil", "ask"),
+            ("bun add ./evil", "ask"),
+        ] {
+            let (got, _) =
+                common::claude_decision_in(&p, "pi", "Bash", json!({ "command": cmd }), "", &env);
+            if !matches!(got.as_deref(), Some("deny") | Some("ask")) {
+                bad.push(format!("PATH {ahead}: {cmd}: {got:?}, want {want}"));
+            }
+        }
+        let cmd = "cp src/main.rs node_modules/.bin/polc";
+        let (got, _) =
+            common::claude_decision_in(&p, "pi", "Bash", json!({ "command": cmd }), "", &env);
+        if ahead.contains("node_modules") && got.as_deref() != Some("deny") {
+            bad.push(format!("PATH {ahead}: {cmd}: {got:?}, want deny"));
+        }
+    }
+    // Without such a folder on PATH, a local install is no question for self-protection.
+    let path = format!("{}:{system}", polc_dir.display());
+    let env = [
+        ("HOME", home.as_os_str()),
+        ("PATH", std::ffi::OsStr::new(&path)),
+    ];
+    let (got, _) = common::claude_decision_in(
+        &p,
+        "pi",
+        "Bash",
+        json!({ "command": "npm install" }),
+        "",
+        &env,
+    );
+    assert_eq!(got.as_deref(), Some("allow"));
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -514,6 +514,15 @@ impl Protected {
         for b in self.binaries() {
             add(Entry::File(b.clone(), false));
         }
+        // A relative `PATH` folder (`node_modules/.bin`) is looked up from where the hook
+        // runs: the project root for every host.
+        if let Some(path) = std::env::var_os("PATH") {
+            for d in std::env::split_paths(&path).take(64) {
+                if !d.is_absolute() && !d.as_os_str().is_empty() {
+                    add(Entry::File(root.join(d).join("polc"), false));
+                }
+            }
+        }
     }
 
     fn forms(p: &Path) -> [PathBuf; 2] {
@@ -672,6 +681,32 @@ impl Protected {
             .iter()
             .find(|(d, i, _)| *d == m.dev() && *i == m.ino())
             .map(|x| x.2.clone())
+    }
+
+    /// A folder on `PATH` ahead of polc's own that a package manager installs into: a
+    /// relative one, a `node_modules/.bin`, a `vendor/bin`, a virtual environment's `bin`
+    /// (`pyvenv.cfg` beside it, or `$VIRTUAL_ENV/bin`), or one inside the project.
+    pub(super) fn local_bin_ahead(&self) -> Option<PathBuf> {
+        let exe_dir = std::env::current_exe()
+            .ok()
+            .and_then(|e| e.parent().map(Path::to_path_buf));
+        let venv = std::env::var_os("VIRTUAL_ENV").map(|v| PathBuf::from(v).join("bin"));
+        let path = std::env::var_os("PATH")?;
+        for d in std::env::split_paths(&path).take(64) {
+            if exe_dir.as_deref() == Some(d.as_path()) {
+                return None;
+            }
+            let local = !d.is_absolute()
+                || d.ends_with("node_modules/.bin")
+                || d.ends_with("vendor/bin")
+                || venv.as_deref() == Some(d.as_path())
+                || d.parent().is_some_and(|p| p.join("pyvenv.cfg").exists())
+                || d.starts_with(&self.project_root);
+            if local {
+                return Some(d);
+            }
+        }
+        None
     }
 
     pub(super) fn is_binary(&self, p: &Path) -> bool {

@@ -44,6 +44,19 @@ impl Protected {
                         None,
                     );
                 }
+                if e.installs_local {
+                    if let Some(d) = self.local_bin_ahead() {
+                        worst.raise(
+                            Verdict::Ask,
+                            format!(
+                                "`{}` installs programs into {}, a folder on PATH ahead of polc's: it may install a command named polc",
+                                e.program,
+                                d.display()
+                            ),
+                            None,
+                        );
+                    }
+                }
                 if e.tree {
                     if let Some(cfg) = self.agent_config_present() {
                         worst.raise(

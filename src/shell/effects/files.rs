@@ -620,6 +620,59 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
         e.net = Net::Yes;
     }
     e.installs = installs(n, args);
+    e.installs_local = !e.installs && installs_local(n, args);
+}
+
+/// Package managers installing into the project's or the active environment's own folders
+/// (red team, session 6: with `node_modules/.bin` on `PATH`, `npm install ./pkg` put a
+/// `polc` there ahead of the real one).
+fn installs_local(n: &str, args: &[Vec<u8>]) -> bool {
+    let sub = args
+        .iter()
+        .find(|a| !a.starts_with(b"-"))
+        .map(|a| text(a))
+        .unwrap_or_default();
+    match n {
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            // `yarn` alone installs.
+            sub.is_empty() && n == "yarn"
+                || matches!(
+                    sub.as_str(),
+                    "install"
+                        | "i"
+                        | "add"
+                        | "ci"
+                        | "link"
+                        | "update"
+                        | "up"
+                        | "upgrade"
+                        | "rebuild"
+                        | "dedupe"
+                        | "isntall"
+                        | "in"
+                        | "ins"
+                        | "inst"
+                        | "insta"
+                        | "instal"
+                        | "it"
+                        | "install-test"
+                        | "install-ci-test"
+                        | "clean-install"
+                )
+        }
+        "pip" | "pip3" | "easy_install" | "pipenv" | "poetry" | "pdm" | "conda" | "mamba"
+        | "micromamba" | "pixi" | "composer" | "bundle" | "gem" => {
+            matches!(
+                sub.as_str(),
+                "install" | "add" | "sync" | "update" | "upgrade"
+            )
+        }
+        "uv" => matches!(sub.as_str(), "sync" | "add" | "pip" | "run"),
+        "python" | "python3" => args
+            .windows(2)
+            .any(|w| w[0] == b"-m" && (w[1] == b"pip" || w[1] == b"ensurepip")),
+        _ => false,
+    }
 }
 
 /// Does a recursive reader or writer follow the links it meets (red team, session 5: with a

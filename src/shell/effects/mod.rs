@@ -120,6 +120,10 @@ pub struct Effects {
     pub tree: bool,
     /// May create or replace a command on `PATH` (`cargo install`, `npm -g`, …).
     pub installs: bool,
+    /// Installs into the project's own program folders (`npm install` into
+    /// `node_modules/.bin`, `pip install` into the active virtual environment's `bin`):
+    /// a command on `PATH` only when such a folder is on it.
+    pub installs_local: bool,
     /// Folders it changes into for what follows (`cd DIR`) or runs in (`git -C DIR`).
     pub chdir: Vec<Vec<u8>>,
     /// The catalogue knows the program.
