@@ -464,3 +464,34 @@ fn s6_local_installs_into_a_folder_on_path_ahead_of_polc() {
     assert_eq!(got.as_deref(), Some("allow"));
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// C6-copilotcwd: Copilot CLI's bash outlives the command, so a `cd` into a protected folder
+/// (or a folder below the root holding protected paths) moves every later relative write
+/// there: the `cd` asks.
+#[test]
+fn s6_copilot_lasting_shell_changes_into_protected_folders() {
+    let p = project(Broad);
+    let root = p.dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("docs")).unwrap();
+    for (cmd, want) in [
+        ("cd .claude/hooks", "ask"),
+        ("cd .claude", "ask"),
+        ("cd ./.claude/hooks/", "ask"),
+        ("cd src/../.claude/hooks", "ask"),
+        ("pushd .claude/hooks", "ask"),
+        ("cd .git/hooks", "ask"),
+        ("cd compiled", "ask"),
+        ("cd $D", "ask"),
+        ("cd - ", "ask"),
+        ("cd src && cd ../.claude", "ask"),
+        ("cd docs", "allow"),
+        ("cd src && ls", "allow"),
+        ("cd /tmp", "allow"),
+        ("ls", "allow"),
+    ] {
+        let args = json!({"command": cmd, "description": "x", "sessionId": "main", "mode": "sync"});
+        let stdin =
+            json!({"timestamp": 1, "cwd": root, "toolName": "bash", "toolArgs": args.to_string()});
+        assert_eq!(common::host_verdict(&p, "copilot", &stdin), want, "{cmd}");
+    }
+}
