@@ -495,3 +495,30 @@ fn s6_copilot_lasting_shell_changes_into_protected_folders() {
         assert_eq!(common::host_verdict(&p, "copilot", &stdin), want, "{cmd}");
     }
 }
+
+/// C6-dotenvdefault: programs that read the folder's `.env` without naming it and print or
+/// export its values read `.env` (the shipped policy denies reading it).
+#[test]
+fn s6_programs_that_read_dotenv_implicitly() {
+    let mut rows = Vec::new();
+    for cmd in [
+        "python3 -m dotenv list",
+        "python -m dotenv get SECRET",
+        "dotenv list",
+        "dotenvx get",
+        "dotenvx get SECRET",
+        "dotenvx run -- printenv",
+        "env-cmd printenv",
+        "npx dotenv-cli -- printenv",
+        "docker compose config",
+        "docker compose --project-directory . config",
+        "docker-compose config",
+        "podman compose convert",
+        "foreman run printenv",
+        "honcho run env",
+    ] {
+        rows.push((ShippedBroad, cmd, Deny));
+        rows.push((Shipped, cmd, AskOrDeny));
+    }
+    expect(&rows);
+}

@@ -372,6 +372,48 @@ fn attached_values(e: &mut Effects, args: &[Vec<u8>]) {
     }
 }
 
+/// Programs that read the folder's `.env` files without naming them, and print or export
+/// their values (red team, session 6: `python3 -m dotenv list`, `dotenvx get`, `docker
+/// compose config`): a read of `.env` and `.env.*`, as `cat .env` is.
+fn dotenv_readers(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let sub = |k: usize| {
+        args.iter()
+            .filter(|a| !a.starts_with(b"-"))
+            .nth(k)
+            .map(|a| text(a))
+    };
+    let reads = match n {
+        "dotenv" | "dotenvx" | "dotenv-cli" | "env-cmd" | "foreman" | "honcho" | "forego"
+        | "overmind" | "hivemind" | "dotenv-linter" | "dotenv-vault" => true,
+        "python" | "python3" | "pypy3" => args
+            .windows(2)
+            .any(|w| w[0] == b"-m" && (w[1] == b"dotenv" || w[1] == b"dotenv_cli")),
+        // `docker compose [--project-directory D] config`: any word after `compose`.
+        "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" => {
+            let words: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
+            let from = if n.ends_with("compose") {
+                Some(0)
+            } else {
+                words.iter().position(|w| *w == b"compose")
+            };
+            from.is_some_and(|i| {
+                words[i..]
+                    .iter()
+                    .any(|w| *w == b"config" || *w == b"convert")
+            })
+        }
+        _ => false,
+    };
+    if reads {
+        e.file(b".env".to_vec(), Access::Read, false);
+        e.file(
+            vec![b'.', b'e', b'n', b'v', b'.', crate::pattern::WILD],
+            Access::Read,
+            false,
+        );
+    }
+}
+
 /// An agent's own configuration subcommands (`claude mcp add -s project …` writes
 /// `.mcp.json`, `claude mcp add` writes `~/.claude.json`, `gemini extensions install`,
 /// `codex mcp add`, `openclaw plugins disable polc`): writes of the files they change, so
@@ -571,6 +613,7 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     wrapper_options(e, n, args);
     list_operands(e, n, args);
     agent_configuration(e, n, args);
+    dotenv_readers(e, n, args);
     // `pytest @.env` prints the file's lines in its error (red team, session 6).
     if super::toolflags::reads_response_files(n) {
         for f in super::toolflags::response_files(args) {
