@@ -376,12 +376,6 @@ fn attached_values(e: &mut Effects, args: &[Vec<u8>]) {
 /// their values (red team, session 6: `python3 -m dotenv list`, `dotenvx get`, `docker
 /// compose config`): a read of `.env` and `.env.*`, as `cat .env` is.
 fn dotenv_readers(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
-    let sub = |k: usize| {
-        args.iter()
-            .filter(|a| !a.starts_with(b"-"))
-            .nth(k)
-            .map(|a| text(a))
-    };
     let reads = match n {
         "dotenv" | "dotenvx" | "dotenv-cli" | "env-cmd" | "foreman" | "honcho" | "forego"
         | "overmind" | "hivemind" | "dotenv-linter" | "dotenv-vault" => true,
