@@ -522,3 +522,38 @@ fn s6_programs_that_read_dotenv_implicitly() {
     }
     expect(&rows);
 }
+
+/// C6-rootdelete: replacements for `rm` are deleters, and a program polc does not know given
+/// the project root or a folder above it asks (it holds every protected path).
+#[test]
+fn s6_unknown_deleters_given_the_root() {
+    let mut rows = Vec::new();
+    for cmd in [
+        "rip .",
+        "rip {ROOT}",
+        "wipe -rf ..",
+        "safe-rm -rf ..",
+        "rmtrash ..",
+        "gtrash put .",
+        "rimraf .",
+        "npx rimraf .claude",
+        "rmw .claude",
+        "mytool .",
+        "mytool ..",
+        "mytool {ROOT}",
+        "mytool ~",
+        "mytool --target=.",
+    ] {
+        rows.push((Broad, cmd, AskOrDeny));
+    }
+    for cmd in [
+        "rip .claude",
+        "safe-rm -rf .claude/hooks",
+        "rimraf policies",
+    ] {
+        rows.push((Broad, cmd, Deny));
+    }
+    rows.push((Broad, "rip src", Allow));
+    rows.push((Broad, "mytool src", Allow));
+    expect(&rows);
+}

@@ -128,6 +128,22 @@ const DELETERS: &[&str] = &[
     "trash",
     "trash-put",
     "gio",
+    // Replacements for rm that remove or move to a bin (red team, session 6).
+    "rip",
+    "wipe",
+    "safe-rm",
+    "rmtrash",
+    "gtrash",
+    "rmw",
+    "rimraf",
+    "del",
+    "del-cli",
+    "rmz",
+    "grm",
+    "gunlink",
+    "gshred",
+    "grmdir",
+    "recycle",
 ];
 /// Change metadata of every operand after the first (mode, owner, attribute, ACL).
 const META_AFTER_FIRST: &[&str] = &["chmod", "chown", "chgrp", "chattr", "chcon"];
@@ -955,10 +971,19 @@ fn files_changed(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             }
         }
     } else if DELETERS.contains(&n) {
-        let recursive = (n == "rm"
+        let recursive = (matches!(n, "rm" | "grm")
             && (has_flag(args, 'r', &["--recursive"]) || has_flag(args, 'R', &[])))
-            || n.starts_with("trash")
-            || n == "gio";
+            || !matches!(
+                n,
+                "rm" | "grm"
+                    | "rmdir"
+                    | "grmdir"
+                    | "unlink"
+                    | "gunlink"
+                    | "shred"
+                    | "gshred"
+                    | "srm"
+            );
         for p in operands(e, args, &[]) {
             if n == "gio" && p.as_slice() == b"trash" {
                 continue;
