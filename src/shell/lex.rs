@@ -671,6 +671,23 @@ impl<'a> Lexer<'a> {
             }
             Some(c) if c.is_ascii_digit() || b"@*#?$!-".contains(&c) => {
                 self.pos += 2;
+                // zsh's `$#name` (the length of name), subscripted: `$#path[x]`.
+                if c == b'#'
+                    && self
+                        .peek()
+                        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+                {
+                    let save = self.pos;
+                    while self
+                        .peek()
+                        .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+                    {
+                        self.pos += 1;
+                    }
+                    if self.peek() != Some(b'[') {
+                        self.pos = save;
+                    }
+                }
                 self.zsh_unbraced_subscript(unattest);
                 parts.push(self.unknown_since(start));
             }

@@ -714,6 +714,8 @@ pub const AGENT_CLIS: &[&str] = &[
     "warp",
     "jules",
     "llm",
+    "iflow",
+    "letta",
 ];
 
 /// Variables bash or zsh give the integer attribute themselves: an assignment evaluates its

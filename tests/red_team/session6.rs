@@ -557,3 +557,72 @@ fn s6_unknown_deleters_given_the_root() {
     rows.push((Broad, "mytool src", Allow));
     expect(&rows);
 }
+
+/// The rest of session 6's shell classes: `tree --fromtabfile`, GNU tools under Homebrew's
+/// `g` names, case-folded folders above protected paths, zsh `$#name[…]`, `autoload`, the
+/// folder stack (`dirstack=…; popd`, `cd +1`), go's and tcc's response files, more agent
+/// command lines, editors adding MCP servers, credential printers, disk and infrastructure
+/// destroyers of the shipped policy.
+#[test]
+fn s6_more_shell_classes() {
+    let mut rows = Vec::new();
+    for cmd in [
+        "tree --fromtabfile .env",
+        "tree --fromtabfile=.env",
+        "tree --fromfile src/../.env",
+        "gdd if=/dev/zero of=/dev/sda",
+        "gdd of=/dev/disk2 if=/dev/zero",
+        "grm -rf /",
+        "ggrep -r SECRET .env",
+        "gcat .env",
+        "aws configure export-credentials",
+        "aws configure export-credentials --format env",
+        "gcloud auth print-access-token",
+        "gcloud auth application-default print-access-token",
+        "gh auth token",
+        "cat ~/.kube/config",
+        "newfs_apfs /dev/disk2",
+        "parted -s /dev/sda mklabel gpt",
+        "mdadm --zero-superblock /dev/sda",
+        "cp /dev/zero /dev/sda",
+        "head -c 1M /dev/urandom | tee /dev/sda",
+        "tf destroy -auto-approve",
+        "aws s3 rb s3://b --force",
+        "terraform state rm x.y",
+    ] {
+        rows.push((ShippedBroad, cmd, Deny));
+    }
+    for cmd in [
+        "gfind . -delete",
+        "gtar --remove-files -cf /tmp/x.tar src",
+        "p=$; x=\"path[${p}(rm -rf ~)]\"; echo $#path[x]",
+        "autoload -U x; x",
+        "autoload +X x; x",
+        "dirstack={ROOT}/.claude; popd; rm -f settings.json",
+        "dirstack={ROOT}/.claude; cd +1; rm -f settings.json",
+        "dirstack={ROOT}/compiled; popd && rm -f policy.bin",
+        "go tool compile @.env",
+        "go tool link @.env",
+        "tcc @.env",
+        "iflow -y -p 'delete the home folder'",
+        "letta --yolo -p 'delete the home folder'",
+        "code --add-mcp '{\"name\":\"x\",\"command\":\"/tmp/evil\"}'",
+        "cursor --add-mcp '{\"name\":\"x\",\"command\":\"/tmp/evil\"}'",
+        "code --install-extension ./evil.vsix",
+    ] {
+        rows.push((ShippedBroad, cmd, AskOrDeny));
+        rows.push((Broad, cmd, AskOrDeny));
+    }
+    for cmd in [
+        "rm -rf .CLAUDE",
+        "rm -rf .Claude",
+        "chmod 000 .CLAUDE",
+        "mv .CLAUDE src/x",
+        "rm -rf COMPILED",
+        "rm -rf .Gemini",
+        "gln -s / r; grm -rf r/",
+    ] {
+        rows.push((Broad, cmd, AskOrDeny));
+    }
+    expect(&rows);
+}

@@ -575,7 +575,20 @@ impl Protected {
     pub(super) fn ancestor_of_protected(&self, p: &Path) -> bool {
         let f = Self::forms(p);
         let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
-        self.entries()
+        if self
+            .entries()
+            .iter()
+            .filter(|e| !e.ask())
+            .any(|e| probes.iter().any(|x| starts_with(e.path(), x)))
+        {
+            return true;
+        }
+        // Case-folded too, as `covers` is: `rm -rf .CLAUDE` on a case-insensitive volume
+        // (red team, session 6).
+        let folded: Vec<PathBuf> = f.iter().map(|x| fold(x)).collect();
+        let probes = [Probe::new(&folded[0]), Probe::new(&folded[1])];
+        self.folded
+            .get_or_init(|| self.entries().iter().map(Entry::folded).collect())
             .iter()
             .filter(|e| !e.ask())
             .any(|e| probes.iter().any(|x| starts_with(e.path(), x)))

@@ -475,7 +475,9 @@ fn unquote(v: &str) -> String {
 
 fn build_tools(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     // `pytest @args.txt`, `gcc @opts`: options polc never sees (red team, session 6).
-    if toolflags::reads_response_files(n) && !toolflags::response_files(args).is_empty() {
+    let responds = toolflags::reads_response_files(n)
+        || (n == "go" && args.first().is_some_and(|a| a == "tool"));
+    if responds && !toolflags::response_files(args).is_empty() {
         r.unattest("options read from a response file (@FILE)");
     }
     // `cargo clippy -- --print=cfg=F`, `cargo test -- --logfile F`: the compiler's or the

@@ -424,6 +424,57 @@ fn dotenv_readers(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     }
 }
 
+/// Subcommands that print a stored credential (red team, session 6: `aws configure
+/// export-credentials`, `gcloud auth print-access-token`): a read of the file that holds it,
+/// as `cat` of that file is.
+fn credential_printers(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let words: Vec<&[u8]> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .map(Vec::as_slice)
+        .collect();
+    let has = |seq: &[&str]| {
+        words
+            .windows(seq.len())
+            .any(|w| w.iter().zip(seq).all(|(a, b)| *a == b.as_bytes()))
+    };
+    let file: &[u8] = match n {
+        "aws"
+            if has(&["configure", "export-credentials"])
+                || has(&["configure", "get"])
+                || has(&["ecr", "get-login-password"])
+                || has(&["ecr-public", "get-login-password"])
+                || has(&["codeartifact", "get-authorization-token"]) =>
+        {
+            b"~/.aws/credentials"
+        }
+        "gcloud"
+            if has(&["print-access-token"])
+                || has(&["print-identity-token"])
+                || has(&["config", "config-helper"]) =>
+        {
+            b"~/.config/gcloud/credentials.db"
+        }
+        "gh" | "glab"
+            if has(&["auth", "token"])
+                || has(&["auth", "status"])
+                    && args.iter().any(|a| a == b"--show-token" || a == b"-t") =>
+        {
+            b"~/.config/gh/hosts.yml"
+        }
+        "az" if has(&["get-access-token"]) => b"~/.azure/msal_token_cache.json",
+        "vault" if has(&["print", "token"]) => b"~/.vault-token",
+        "heroku" if has(&["auth:token"]) => b"~/.netrc",
+        "kubectl" | "oc" if has(&["config", "view"]) && args.iter().any(|a| a == b"--raw") => {
+            b"~/.kube/config"
+        }
+        "git" if has(&["credential", "fill"]) => b"~/.git-credentials",
+        _ if n.starts_with("docker-credential-") && has(&["get"]) => b"~/.docker/config.json",
+        _ => return,
+    };
+    e.file(file.to_vec(), Access::Read, false);
+}
+
 /// An agent's own configuration subcommands (`claude mcp add -s project …` writes
 /// `.mcp.json`, `claude mcp add` writes `~/.claude.json`, `gemini extensions install`,
 /// `codex mcp add`, `openclaw plugins disable polc`): writes of the files they change, so
@@ -564,6 +615,10 @@ const READ_OPTS: &[&str] = &[
     "--files0-from",
     "--files-from",
     "--magic-file",
+    // `tree --fromfile F` / `--fromtabfile F` prints F's lines as a listing (red team,
+    // session 6).
+    "--fromfile",
+    "--fromtabfile",
     "--fromfile",
     "--file",
     "--arg-file",
@@ -624,8 +679,11 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     list_operands(e, n, args);
     agent_configuration(e, n, args);
     dotenv_readers(e, n, args);
+    credential_printers(e, n, args);
     // `pytest @.env` prints the file's lines in its error (red team, session 6).
-    if super::toolflags::reads_response_files(n) {
+    if super::toolflags::reads_response_files(n)
+        || (n == "go" && args.first().is_some_and(|a| a == b"tool"))
+    {
         for f in super::toolflags::response_files(args) {
             e.file(f, Access::Read, false);
         }
@@ -884,6 +942,19 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     } else if n == "tree" {
         for v in opt_values(args, &["-o"], &["--output"]) {
             e.file(v, Access::Write, false);
+        }
+        // `tree --fromfile F`, `--fromtabfile F`: the operands are files whose lines are
+        // printed as a listing (red team, session 6).
+        if args
+            .iter()
+            .any(|a| a.starts_with(b"--fromfile") || a.starts_with(b"--fromtabfile"))
+        {
+            for v in opt_values(args, &[], &["--fromfile", "--fromtabfile"]) {
+                e.file(v, Access::Read, false);
+            }
+            for o in operands(e, args, &["-o", "-L", "-P", "-I", "-H", "-T"]) {
+                e.file(o.clone(), Access::Read, false);
+            }
         }
         if has_flag(args, 'R', &[]) && has_flag(args, 'H', &[]) {
             // `tree -R -H URL`: writes `00Tree.html` into every folder it walks.
@@ -1156,7 +1227,19 @@ fn other_known(e: &mut Effects, n: &str, base: &str, args: &[Vec<u8>]) -> bool {
             return true;
         }
         let target = ops.first().map(|t| (*t).clone());
+        // `cd +1`, `pushd -2`: an entry of the folder stack, which zsh's `dirstack=…`
+        // sets (red team, session 6): a folder polc cannot know.
+        let stack = target.as_ref().is_some_and(|t| {
+            t.len() > 1 && (t[0] == b'+' || t[0] == b'-') && t[1..].iter().all(u8::is_ascii_digit)
+        });
+        if stack || (n == "pushd" && target.is_none()) {
+            e.chdir.push(vec![super::UNKNOWN]);
+            return true;
+        }
         e.chdir.push(target.unwrap_or_else(|| b"~".to_vec()));
+    } else if n == "popd" {
+        // The folder on top of the stack, which the command (or zsh's `dirstack=…`) may set.
+        e.chdir.push(vec![super::UNKNOWN]);
     } else if n == "find" {
         // Starting points are listed, not read; `-delete` removes what matches under them,
         // `-fprint FILE` writes.

@@ -132,6 +132,8 @@ fn evaluating_builtin(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &m
         }
         // zsh's `integer`/`float` are `typeset -i`/`-F`: later assignments are arithmetic.
         "integer" | "float" => r.unattest("declaration of an arithmetic variable"),
+        // zsh's `autoload NAME` makes NAME run a file found on `fpath` (like `source`).
+        "autoload" => r.unattest("autoload runs a function file found on fpath"),
         // `read RANDOM`, `for OPTIND in x`, `getopts o OPTIND`, `select SECONDS in …`: the
         // variable the builtin assigns is one the shell evaluates as arithmetic.
         "read" | "for" | "select" | "getopts" | "wait" | "printf"
@@ -540,6 +542,20 @@ fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[WordRef<'_>],
                     }
                 }
             }
+        }
+        // VS Code and its forks: an extension or an MCP server added to the editor is code
+        // the editor (and its agents) run (red team, session 6: `code --add-mcp '{…}'`).
+        "code" | "codium" | "code-insiders" | "code-oss" | "vscodium" | "cursor" | "windsurf"
+            if args.iter().any(|a| {
+                a.starts_with("--add-mcp")
+                    || a.starts_with("--install-extension")
+                    || a.starts_with("--uninstall-extension")
+                    || a.starts_with("--update-extensions")
+                    || a.starts_with("--extensions-dir")
+                    || a.starts_with("--enable-proposed-api")
+            }) =>
+        {
+            r.unattest("an editor's extensions or MCP servers change (code its agents run)");
         }
         // A nested agent session runs whatever its own rules allow (this session's rules do
         // not reach it), and its subcommands change agents' configuration: any use but a

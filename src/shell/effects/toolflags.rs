@@ -190,6 +190,7 @@ pub(super) fn reads_response_files(n: &str) -> bool {
             | "emcc"
             | "em++"
             | "zig"
+            | "tcc"
             | "swiftc"
             | "ld"
             | "ld.bfd"
