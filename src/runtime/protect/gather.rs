@@ -225,6 +225,10 @@ const PROJECT_FILES: &[&str] = &[
     // there must not land before the next call notices it.
     ".vscode/tasks.json",
     "opencode.jsonc",
+    // Droid's local overrides (hooks, `commandAllowlist`), Copilot CLI's repository
+    // settings (plugins and marketplaces): red team, session 6.
+    ".factory/settings.local.json",
+    ".factory/hooks.json",
 ];
 const PROJECT_DIRS: &[&str] = &[
     ".github/hooks",
@@ -249,6 +253,12 @@ const PROJECT_DIRS: &[&str] = &[
     ".agents",
     ".vibe",
     ".opencode",
+    ".factory/skills",
+    ".github/copilot",
+    // The conventional folders of Cursor's and Gemini CLI's hook scripts (red team,
+    // session 6); scripts elsewhere are found through the configuration that runs them.
+    ".cursor/hooks",
+    ".gemini/hooks",
 ];
 /// Where the agent's own tools run code from: writes ask.
 /// (`.git/commondir` and `.git/config.worktree` point git at another configuration, whose
@@ -320,6 +330,9 @@ const HOME_FILES: &[&str] = &[
     ".factory/settings.json",
     ".copilot/config.json",
     ".claude.json",
+    // OpenClaw's configuration (plugins, the polc hook's entry): red team, session 6.
+    ".openclaw/openclaw.json",
+    ".copilot/mcp-config.json",
 ];
 const HOME_DIRS: &[&str] = &[
     ".claude/hooks",
@@ -333,6 +346,7 @@ const HOME_DIRS: &[&str] = &[
     ".factory/commands",
     ".factory/droids",
     ".factory/hooks",
+    ".openclaw/extensions",
 ];
 const SYSTEM_DIRS: &[&str] = &[
     "/etc/polc",
@@ -470,6 +484,10 @@ impl Protected {
         for d in PROJECT_ASK {
             add(Entry::Dir(root.join(d), true));
         }
+        // The scripts the agents' configuration runs (hooks, status lines, MCP servers).
+        for (p, ask) in super::referenced::scripts(root, &self.homes) {
+            add(Entry::File(p, ask));
+        }
         for h in &self.homes {
             add(Entry::Named(h.join(".claude"), "settings", ".json"));
             for f in HOME_FILES {
@@ -495,6 +513,15 @@ impl Protected {
         }
         for b in self.binaries() {
             add(Entry::File(b.clone(), false));
+        }
+        // A relative `PATH` folder (`node_modules/.bin`) is looked up from where the hook
+        // runs: the project root for every host.
+        if let Some(path) = std::env::var_os("PATH") {
+            for d in std::env::split_paths(&path).take(64) {
+                if !d.is_absolute() && !d.as_os_str().is_empty() {
+                    add(Entry::File(root.join(d).join("polc"), false));
+                }
+            }
         }
     }
 
@@ -548,7 +575,20 @@ impl Protected {
     pub(super) fn ancestor_of_protected(&self, p: &Path) -> bool {
         let f = Self::forms(p);
         let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
-        self.entries()
+        if self
+            .entries()
+            .iter()
+            .filter(|e| !e.ask())
+            .any(|e| probes.iter().any(|x| starts_with(e.path(), x)))
+        {
+            return true;
+        }
+        // Case-folded too, as `covers` is: `rm -rf .CLAUDE` on a case-insensitive volume
+        // (red team, session 6).
+        let folded: Vec<PathBuf> = f.iter().map(|x| fold(x)).collect();
+        let probes = [Probe::new(&folded[0]), Probe::new(&folded[1])];
+        self.folded
+            .get_or_init(|| self.entries().iter().map(Entry::folded).collect())
             .iter()
             .filter(|e| !e.ask())
             .any(|e| probes.iter().any(|x| starts_with(e.path(), x)))
@@ -654,6 +694,32 @@ impl Protected {
             .iter()
             .find(|(d, i, _)| *d == m.dev() && *i == m.ino())
             .map(|x| x.2.clone())
+    }
+
+    /// A folder on `PATH` ahead of polc's own that a package manager installs into: a
+    /// relative one, a `node_modules/.bin`, a `vendor/bin`, a virtual environment's `bin`
+    /// (`pyvenv.cfg` beside it, or `$VIRTUAL_ENV/bin`), or one inside the project.
+    pub(super) fn local_bin_ahead(&self) -> Option<PathBuf> {
+        let exe_dir = std::env::current_exe()
+            .ok()
+            .and_then(|e| e.parent().map(Path::to_path_buf));
+        let venv = std::env::var_os("VIRTUAL_ENV").map(|v| PathBuf::from(v).join("bin"));
+        let path = std::env::var_os("PATH")?;
+        for d in std::env::split_paths(&path).take(64) {
+            if exe_dir.as_deref() == Some(d.as_path()) {
+                return None;
+            }
+            let local = !d.is_absolute()
+                || d.ends_with("node_modules/.bin")
+                || d.ends_with("vendor/bin")
+                || venv.as_deref() == Some(d.as_path())
+                || d.parent().is_some_and(|p| p.join("pyvenv.cfg").exists())
+                || d.starts_with(&self.project_root);
+            if local {
+                return Some(d);
+            }
+        }
+        None
     }
 
     pub(super) fn is_binary(&self, p: &Path) -> bool {
