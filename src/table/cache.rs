@@ -157,6 +157,26 @@ impl Snapshot {
         })
     }
 
+    /// Which of `lines` are in the snapshot, in one pass (an empty line is never looked
+    /// for: `false`).
+    pub fn contains_each(&self, lines: &[&str]) -> Vec<bool> {
+        let mut found = vec![false; lines.len()];
+        let mut left = lines.iter().filter(|l| !l.is_empty()).count();
+        if left == 0 {
+            return found;
+        }
+        each_line(&self.0, |l| {
+            for (f, n) in found.iter_mut().zip(lines) {
+                if !*f && !n.is_empty() && l == n.as_bytes() {
+                    *f = true;
+                    left -= 1;
+                }
+            }
+            left == 0
+        });
+        found
+    }
+
     /// The rest of the first sealed line starting with `prefix` (its seal removed and
     /// checked), e.g. the digest cached for a key.
     pub fn find_value(&self, prefix: &str) -> Option<&str> {
@@ -536,6 +556,10 @@ mod tests {
                     n,
                     String::from_utf8_lossy(&snap.0)
                 );
+            }
+            let each = snap.contains_each(&needles);
+            for (n, got) in needles.iter().zip(each) {
+                assert_eq!(got, !n.is_empty() && snap.contains(n), "{n:?}");
             }
             for p in ["s1 1 2 ", "s1 1 ", "", "s1 1 2 abc", "a\n"] {
                 assert_eq!(

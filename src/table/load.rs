@@ -399,7 +399,11 @@ impl Table {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         });
-        let mut snapshot: Option<Snapshot> = None;
+        // First every source's `stat` (up to the first that fails), then one pass over the
+        // `fresh` cache for all their keys (a pass a source cost ~0.7 instructions a byte of
+        // the cache file), then each source in order as before: the first failing source
+        // decides the error, as when each was looked up in turn.
+        let mut checks: Vec<Fresh<'_>> = Vec::with_capacity(self.meta.sources.len());
         for s in &self.meta.sources {
             let sp = Path::new(&s.path);
             let full = if sp.is_absolute() {
@@ -409,13 +413,6 @@ impl Table {
             } else {
                 continue;
             };
-            let stale = || LoadError::Stale {
-                source: s.path.clone(),
-            };
-            let io = |e: std::io::Error| LoadError::Io {
-                path: full.clone(),
-                err: e.to_string(),
-            };
             let m = match std::fs::metadata(&full) {
                 Ok(m) => m,
                 Err(e)
@@ -424,19 +421,52 @@ impl Table {
                 {
                     continue
                 }
-                Err(e) => return Err(io(e)),
+                Err(e) => {
+                    checks.push(Fresh::Failed(LoadError::Io {
+                        err: e.to_string(),
+                        path: full,
+                    }));
+                    break;
+                }
             };
             if !m.is_file() || m.len() != s.size {
-                return Err(stale());
+                checks.push(Fresh::Failed(LoadError::Stale {
+                    source: s.path.clone(),
+                }));
+                break;
             }
             let key = FileKey::of(&m);
             let line = cache::fresh_line(&key, s.size, s.hash);
-            if let Some(d) = cache_dir {
-                let snap = snapshot.get_or_insert_with(|| Snapshot::load(d, cache::FRESH));
-                if snap.contains(&line) {
-                    continue;
-                }
+            checks.push(Fresh::Stat { s, full, key, line });
+        }
+        let cached: Vec<bool> = match cache_dir {
+            Some(d) => {
+                let lines: Vec<&str> = checks
+                    .iter()
+                    .map(|c| match c {
+                        Fresh::Stat { line, .. } => line.as_str(),
+                        Fresh::Failed(_) => "",
+                    })
+                    .collect();
+                Snapshot::load(d, cache::FRESH).contains_each(&lines)
             }
+            None => vec![false; checks.len()],
+        };
+        for (c, cached) in checks.into_iter().zip(cached) {
+            let (s, full, key, line) = match c {
+                Fresh::Failed(e) => return Err(e),
+                Fresh::Stat { s, full, key, line } => (s, full, key, line),
+            };
+            if cached {
+                continue;
+            }
+            let stale = || LoadError::Stale {
+                source: s.path.clone(),
+            };
+            let io = |e: std::io::Error| LoadError::Io {
+                path: full.clone(),
+                err: e.to_string(),
+            };
             let mut f = std::fs::OpenOptions::new()
                 .read(true)
                 .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
@@ -459,6 +489,18 @@ impl Table {
         }
         Ok(())
     }
+}
+
+/// One source of a freshness check after its `stat`.
+enum Fresh<'m> {
+    Stat {
+        s: &'m crate::ir::SourceStamp,
+        full: PathBuf,
+        key: FileKey,
+        line: String,
+    },
+    /// The check's answer: this source's `stat` failed or showed it stale.
+    Failed(LoadError),
 }
 
 fn storage_bytes(s: &Storage) -> &[u8] {
