@@ -756,3 +756,52 @@ fn s6_host_tool_inputs() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// C6-subcfg/githooks/macrun: runner configuration at any depth (`src/.cargo/config.toml`,
+/// `src/pytest.ini`), the folder `core.hooksPath` names, and programs that open a file with
+/// the application that runs it.
+#[test]
+fn s6_runner_configuration_hooks_path_and_openers() {
+    let p = project(Broad);
+    let root = p.dir.path().canonicalize().unwrap();
+    p.write(".git/config", "[core]\n\thooksPath = .githooks\n");
+    let mut bad = Vec::new();
+    for rel in [
+        "src/.cargo/config.toml",
+        "src/.cargo/config",
+        "src/pytest.ini",
+        "src/rust-toolchain.toml",
+        "src/.npmrc",
+        "pkg/a/.yarnrc.yml",
+        ".githooks/pre-commit",
+    ] {
+        let input = json!({"file_path": root.join(rel), "content": "x"});
+        let got = tool_answer(&p, "Write", input, "");
+        if !matches!(got.as_deref(), Some("ask") | Some("deny")) {
+            bad.push(format!("Write {rel}: {got:?}"));
+        }
+        let (got, _) = hook(&p, &format!("echo x > {rel}"), "s6r");
+        if !matches!(got.as_deref(), Some("ask") | Some("deny")) {
+            bad.push(format!("echo x > {rel}: {got:?}"));
+        }
+    }
+    for cmd in [
+        "open /tmp/x.command",
+        "open -a Terminal src/x.sh",
+        "automator x.workflow",
+        "shortcuts run x",
+        "xdg-open src/x.desktop",
+        "gio open src/x.desktop",
+    ] {
+        let (got, _) = hook(&p, cmd, "s6o");
+        if !matches!(got.as_deref(), Some("ask") | Some("deny")) {
+            bad.push(format!("{cmd}: {got:?}"));
+        }
+    }
+    let input = json!({"file_path": root.join("src/config.toml"), "content": "x"});
+    assert_eq!(
+        tool_answer(&p, "Write", input, "").as_deref(),
+        Some("allow")
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
