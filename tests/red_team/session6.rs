@@ -777,6 +777,8 @@ fn s6_runner_configuration_hooks_path_and_openers() {
         "src/.npmrc",
         "pkg/a/.yarnrc.yml",
         ".githooks/pre-commit",
+        "src/.claude/skills/x/SKILL.md",
+        "pkg/.claude/commands/deploy.md",
     ] {
         let input = json!({"file_path": root.join(rel), "content": "x"});
         let got = tool_answer(&p, "Write", input, "");
