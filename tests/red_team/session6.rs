@@ -538,14 +538,17 @@ fn s6_unknown_deleters_given_the_root() {
         "rimraf .",
         "npx rimraf .claude",
         "rmw .claude",
-        "mytool .",
-        "mytool ..",
-        "mytool {ROOT}",
-        "mytool ~",
-        "mytool --target=.",
+        "nuke .",
+        "clean-all ..",
+        "trashy {ROOT}",
+        "my-rm ~",
+        "wipeout --target=.",
     ] {
         rows.push((Broad, cmd, AskOrDeny));
     }
+    // Tools run on the root whose names say nothing of removing stay no question.
+    rows.push((Broad, "mytool .", Allow));
+    rows.push((Broad, "eslint .", Allow));
     for cmd in [
         "rip .claude",
         "safe-rm -rf .claude/hooks",
@@ -625,4 +628,185 @@ fn s6_more_shell_classes() {
         rows.push((Broad, cmd, AskOrDeny));
     }
     expect(&rows);
+}
+
+/// C6-cursorwd/cursordelete/codexstdin/vscodetools: host tool inputs — Cursor's Shell
+/// `workingDirectory` and its `Delete` tool, Codex's `write_stdin` keystrokes, VS Code's
+/// terminal tools, and an argv array in any unknown tool's input.
+#[test]
+fn s6_host_tool_inputs() {
+    let p = project(ShippedBroad);
+    let root = p.dir.path().canonicalize().unwrap();
+    let r = |rel: &str| root.join(rel).display().to_string();
+    let cursor = |tool: &str, input: serde_json::Value| {
+        json!({"hook_event_name": "preToolUse", "conversation_id": "c1", "generation_id": "g",
+               "workspace_roots": [root], "tool_name": tool, "tool_input": input, "cwd": root})
+    };
+    let codex = |tool: &str, input: serde_json::Value| {
+        json!({"session_id": "cx1", "cwd": root, "permission_mode": "bypassPermissions",
+               "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input,
+               "turn_id": "t", "model": "gpt"})
+    };
+    let claude = |tool: &str, input: serde_json::Value| {
+        json!({"session_id": "v1", "cwd": root, "permission_mode": "default",
+               "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input})
+    };
+    let mut bad = Vec::new();
+    for (host, stdin) in [
+        (
+            "cursor",
+            cursor(
+                "Shell",
+                json!({"command": "cat ../.env", "workingDirectory": r("src")}),
+            ),
+        ),
+        (
+            "cursor",
+            cursor(
+                "Shell",
+                json!({"command": "head -5 ../.env", "workingDirectory": "src"}),
+            ),
+        ),
+        (
+            "cursor",
+            cursor(
+                "Shell",
+                json!({"command": "rm -f settings.json", "workingDirectory": r(".claude")}),
+            ),
+        ),
+        (
+            "cursor",
+            cursor(
+                "Shell",
+                json!({"command": "echo x | tee hooks.json", "workingDirectory": r(".cursor")}),
+            ),
+        ),
+        (
+            "cursor",
+            cursor(
+                "Shell",
+                json!({"command": "rm -f policy.bin", "workingDirectory": "compiled"}),
+            ),
+        ),
+        ("cursor", cursor("Delete", json!({"path": r(".claude")}))),
+        ("cursor", cursor("Delete", json!({"path": r("")}))),
+        (
+            "cursor",
+            cursor("Delete", json!({"path": r(".claude/settings.json")})),
+        ),
+        (
+            "codex",
+            codex(
+                "write_stdin",
+                json!({"session_id": 1, "chars": "rm -rf ~\n"}),
+            ),
+        ),
+        (
+            "codex",
+            codex(
+                "write_stdin",
+                json!({"session_id": 1, "chars": "polc confirm\n"}),
+            ),
+        ),
+        (
+            "codex",
+            codex(
+                "write_stdin",
+                json!({"session_id": 1, "chars": "cat .env\n"}),
+            ),
+        ),
+        (
+            "codex",
+            codex(
+                "write_stdin",
+                json!({"session_id": 1, "chars": "!rm -rf ~\n"}),
+            ),
+        ),
+        (
+            "claude",
+            claude("runInTerminal", json!({"command": "rm -rf ~"})),
+        ),
+        (
+            "claude",
+            claude("copilot_runInTerminal", json!({"command": "rm -rf ~"})),
+        ),
+        (
+            "claude",
+            claude("run_terminal_cmd", json!({"command": "rm -rf ~"})),
+        ),
+        (
+            "claude",
+            claude("some_tool", json!({"command": "rm -rf ~"})),
+        ),
+        (
+            "claude",
+            claude("some_tool", json!({"args": ["rm", "-rf", "/"]})),
+        ),
+        (
+            "claude",
+            claude("some_tool", json!({"argv": ["git", "push", "--force"]})),
+        ),
+    ] {
+        let got = common::host_verdict(&p, host, &stdin);
+        // `!rm` typed into a pager runs `rm`; to a shell it is an unknown word: ask at least
+        // (a deny on Codex, which cannot prompt).
+        let ask_is_enough = stdin["tool_input"]["chars"]
+            .as_str()
+            .is_some_and(|c| c.starts_with('!'));
+        if got != "deny" && !(ask_is_enough && got == "ask") {
+            bad.push(format!("{host} {}: {got}", stdin["tool_input"]));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// C6-subcfg/githooks/macrun: runner configuration at any depth (`src/.cargo/config.toml`,
+/// `src/pytest.ini`), the folder `core.hooksPath` names, and programs that open a file with
+/// the application that runs it.
+#[test]
+fn s6_runner_configuration_hooks_path_and_openers() {
+    let p = project(Broad);
+    let root = p.dir.path().canonicalize().unwrap();
+    p.write(".git/config", "[core]\n\thooksPath = .githooks\n");
+    let mut bad = Vec::new();
+    for rel in [
+        "src/.cargo/config.toml",
+        "src/.cargo/config",
+        "src/pytest.ini",
+        "src/rust-toolchain.toml",
+        "src/.npmrc",
+        "pkg/a/.yarnrc.yml",
+        ".githooks/pre-commit",
+        "src/.claude/skills/x/SKILL.md",
+        "pkg/.claude/commands/deploy.md",
+    ] {
+        let input = json!({"file_path": root.join(rel), "content": "x"});
+        let got = tool_answer(&p, "Write", input, "");
+        if !matches!(got.as_deref(), Some("ask") | Some("deny")) {
+            bad.push(format!("Write {rel}: {got:?}"));
+        }
+        let (got, _) = hook(&p, &format!("echo x > {rel}"), "s6r");
+        if !matches!(got.as_deref(), Some("ask") | Some("deny")) {
+            bad.push(format!("echo x > {rel}: {got:?}"));
+        }
+    }
+    for cmd in [
+        "open /tmp/x.command",
+        "open -a Terminal src/x.sh",
+        "automator x.workflow",
+        "shortcuts run x",
+        "xdg-open src/x.desktop",
+        "gio open src/x.desktop",
+    ] {
+        let (got, _) = hook(&p, cmd, "s6o");
+        if !matches!(got.as_deref(), Some("ask") | Some("deny")) {
+            bad.push(format!("{cmd}: {got:?}"));
+        }
+    }
+    let input = json!({"file_path": root.join("src/config.toml"), "content": "x"});
+    assert_eq!(
+        tool_answer(&p, "Write", input, "").as_deref(),
+        Some("allow")
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

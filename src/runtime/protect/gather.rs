@@ -172,6 +172,49 @@ pub(super) fn in_git_dir(p: &Path) -> bool {
         .any(|c| c.eq_ignore_ascii_case(b".git"))
 }
 
+/// Configuration the build and test runners read from the folder they run in or any folder
+/// above it (`src/.cargo/config.toml` for `cargo build` run in `src/`, `src/pytest.ini` for
+/// `pytest src`), at any depth: writes ask, as at the root (red team, session 6).
+const RUNNER_CONFIG: &[&[u8]] = &[
+    b"/.cargo/config.toml",
+    b"/.cargo/config",
+    b"/rust-toolchain.toml",
+    b"/rust-toolchain",
+    b"/.npmrc",
+    b"/.yarnrc",
+    b"/.yarnrc.yml",
+    b"/bunfig.toml",
+    b"/pytest.ini",
+    b"/.pytest.ini",
+];
+
+pub(super) fn runner_config(p: &Path) -> bool {
+    let b = bytes(p);
+    RUNNER_CONFIG
+        .iter()
+        .any(|s| b.len() >= s.len() && b[b.len() - s.len()..].eq_ignore_ascii_case(s))
+        || nested_agent_folder(b)
+}
+
+/// A `.claude/skills|commands|agents|hooks` folder below the root (Claude Code also loads
+/// skills and commands from nested `.claude` folders of the tree it works in: red team,
+/// session 6): writes ask, as the root's are denied.
+fn nested_agent_folder(b: &[u8]) -> bool {
+    let parts: Vec<&[u8]> = b.split(|&c| c == b'/').collect();
+    parts.windows(2).any(|w| {
+        w[0].eq_ignore_ascii_case(b".claude")
+            && [
+                &b"skills"[..],
+                b"commands",
+                b"agents",
+                b"hooks",
+                b"output-styles",
+            ]
+            .iter()
+            .any(|n| w[1].eq_ignore_ascii_case(n))
+    })
+}
+
 /// A copy polc's `init` keeps of a host's configuration (`settings.json.polc-backup`):
 /// `polc init --uninstall` writes it back, so it is hook configuration too.
 pub(super) fn polc_backup(p: &Path) -> bool {
@@ -484,6 +527,12 @@ impl Protected {
         for d in PROJECT_ASK {
             add(Entry::Dir(root.join(d), true));
         }
+        // The folder a repository's `core.hooksPath` names: git runs its hooks from there
+        // (red team, session 6: `.githooks/pre-commit` written, then the allowed `git
+        // commit`). Writes ask, as in `.git/hooks`.
+        if let Some(d) = hooks_path(root) {
+            add(Entry::Dir(d, true));
+        }
         // The scripts the agents' configuration runs (hooks, status lines, MCP servers).
         for (p, ask) in super::referenced::scripts(root, &self.homes) {
             add(Entry::File(p, ask));
@@ -536,7 +585,9 @@ impl Protected {
     /// is the same file.
     pub fn covers(&self, p: &Path) -> bool {
         let f = Self::forms(p);
-        if f.iter().any(|x| in_git_dir(x) || polc_backup(x)) {
+        if f.iter()
+            .any(|x| in_git_dir(x) || polc_backup(x) || runner_config(x))
+        {
             return true;
         }
         let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
@@ -561,7 +612,7 @@ impl Protected {
         if f.iter().any(|x| polc_backup(x)) {
             return false;
         }
-        let git = f.iter().any(|x| in_git_dir(x));
+        let git = f.iter().any(|x| in_git_dir(x) || runner_config(x));
         let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
         let mut cov = self
             .entries()
@@ -764,6 +815,41 @@ fn linked_targets(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// The folder `core.hooksPath` of the project's git configuration names (relative to the
+/// root), read from `.git/config` (64 KiB at most).
+fn hooks_path(root: &Path) -> Option<PathBuf> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(root.join(".git/config"))
+        .ok()?
+        .take(64 * 1024)
+        .read_to_string(&mut text)
+        .ok()?;
+    let mut core = false;
+    for line in text.lines() {
+        let l = line.trim();
+        if l.starts_with('[') {
+            core = l.to_ascii_lowercase().starts_with("[core");
+            continue;
+        }
+        if let Some((k, v)) = l.split_once('=') {
+            if core && k.trim().eq_ignore_ascii_case("hookspath") {
+                let v = v.trim().trim_matches('"');
+                let v = v.strip_prefix("~/").map_or_else(
+                    || PathBuf::from(v),
+                    |rest| {
+                        super::super::trust::passwd_home()
+                            .unwrap_or_default()
+                            .join(rest)
+                    },
+                );
+                return Some(if v.is_absolute() { v } else { root.join(v) });
+            }
+        }
+    }
+    None
 }
 
 /// Add an entry in its lexical form and, when it differs, its canonical form.

@@ -543,6 +543,16 @@ fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[WordRef<'_>],
                 }
             }
         }
+        // macOS: `open F` runs F's default application (`x.command` in Terminal, a script
+        // with `-a Terminal`), Automator workflows and Shortcuts run actions (red team,
+        // session 6); `xdg-open`/`gio open` likewise on Linux desktops.
+        "open" | "xdg-open" | "automator" | "shortcuts" | "gnome-open" | "kde-open"
+        | "kioclient" | "kioclient5" | "exo-open" | "wslview" => {
+            r.unattest("opens a file with the application that runs it");
+        }
+        "gio" if args.first().is_some_and(|a| a == "open" || a == "launch") => {
+            r.unattest("opens a file with the application that runs it");
+        }
         // VS Code and its forks: an extension or an MCP server added to the editor is code
         // the editor (and its agents) run (red team, session 6: `code --add-mcp '{…}'`).
         "code" | "codium" | "code-insiders" | "code-oss" | "vscodium" | "cursor" | "windsurf"

@@ -77,6 +77,27 @@ pub(super) fn cargo_passthrough_plain(args: &[String]) -> Option<bool> {
     }
 }
 
+/// Are all `words` options `with_value` (followed by their value, or `--opt=value`) or
+/// words `plain` accepts?
+fn words_plain(words: &[String], with_value: &[&str], plain: impl Fn(&str) -> bool) -> bool {
+    let mut k = 0;
+    while k < words.len() {
+        let w = words[k].as_str();
+        if with_value.contains(&w) {
+            k += 2;
+            continue;
+        }
+        let joined = with_value
+            .iter()
+            .any(|o| o.starts_with("--") && w.starts_with(o) && w[o.len()..].starts_with('='));
+        if !(joined || plain(w)) {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
 /// rustc/clippy-driver/rustdoc words: lint levels only (`-D warnings`, `-Dclippy::all`,
 /// `--deny=…`, `--cap-lints warn`), and rustdoc's item visibility switches.
 fn compiler_words_plain(words: &[String]) -> bool {
@@ -92,30 +113,15 @@ fn compiler_words_plain(words: &[String]) -> bool {
         "--force-warn",
         "--cap-lints",
     ];
-    let mut k = 0;
-    while k < words.len() {
-        let w = words[k].as_str();
-        if WITH_VALUE.contains(&w) {
-            k += 2;
-            continue;
-        }
-        let attached = ["-D", "-W", "-A", "-F"]
+    words_plain(words, WITH_VALUE, |w| {
+        ["-D", "-W", "-A", "-F"]
             .iter()
             .any(|o| w.len() > 2 && w.starts_with(o))
-            || WITH_VALUE
-                .iter()
-                .any(|o| o.starts_with("--") && w.starts_with(&format!("{o}=")));
-        if !(attached
             || matches!(
                 w,
                 "--document-private-items" | "--document-hidden-items" | "-v" | "--verbose"
-            ))
-        {
-            return false;
-        }
-        k += 1;
-    }
-    true
+            )
+    })
 }
 
 /// libtest's words: test name filters and plain settings; anything else (`--logfile F`, a
@@ -147,25 +153,10 @@ fn libtest_words_plain(words: &[String]) -> bool {
         "-h",
         "--help",
     ];
-    let mut k = 0;
-    while k < words.len() {
-        let w = words[k].as_str();
-        if WITH_VALUE.contains(&w) {
-            k += 2;
-            continue;
-        }
-        let plain = PLAIN.contains(&w)
-            || WITH_VALUE
-                .iter()
-                .any(|o| o.starts_with("--") && w.starts_with(&format!("{o}=")))
-            // A filter: a test's name or part of it.
-            || (!w.starts_with('-') && !w.starts_with('@'));
-        if !plain {
-            return false;
-        }
-        k += 1;
-    }
-    true
+    // A filter (a test's name or part of it) is plain too.
+    words_plain(words, WITH_VALUE, |w| {
+        PLAIN.contains(&w) || (!w.starts_with('-') && !w.starts_with('@'))
+    })
 }
 
 /// Programs that read more arguments from `@FILE` (response files).
