@@ -403,42 +403,7 @@ impl Table {
         // `fresh` cache for all their keys (a pass a source cost ~0.7 instructions a byte of
         // the cache file), then each source in order as before: the first failing source
         // decides the error, as when each was looked up in turn.
-        let mut checks: Vec<Fresh<'_>> = Vec::with_capacity(self.meta.sources.len());
-        for s in &self.meta.sources {
-            let sp = Path::new(&s.path);
-            let full = if sp.is_absolute() {
-                sp.to_path_buf()
-            } else if let Some(b) = &base {
-                b.join(sp)
-            } else {
-                continue;
-            };
-            let m = match std::fs::metadata(&full) {
-                Ok(m) => m,
-                Err(e)
-                    if e.kind() == std::io::ErrorKind::NotFound
-                        || e.raw_os_error() == Some(libc::ENOTDIR) =>
-                {
-                    continue
-                }
-                Err(e) => {
-                    checks.push(Fresh::Failed(LoadError::Io {
-                        err: e.to_string(),
-                        path: full,
-                    }));
-                    break;
-                }
-            };
-            if !m.is_file() || m.len() != s.size {
-                checks.push(Fresh::Failed(LoadError::Stale {
-                    source: s.path.clone(),
-                }));
-                break;
-            }
-            let key = FileKey::of(&m);
-            let line = cache::fresh_line(&key, s.size, s.hash);
-            checks.push(Fresh::Stat { s, full, key, line });
-        }
+        let checks = self.stat_sources(base.as_deref());
         let cached: Vec<bool> = match cache_dir {
             Some(d) => {
                 let lines: Vec<&str> = checks
@@ -488,6 +453,49 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// Each source's `stat` and its `fresh` line, in order, up to the first source whose
+    /// `stat` fails or shows it stale (last, as [`Fresh::Failed`]). Missing sources are left
+    /// out (a table may ship without them), and relative ones without a `base`.
+    fn stat_sources(&self, base: Option<&Path>) -> Vec<Fresh<'_>> {
+        let mut checks: Vec<Fresh<'_>> = Vec::with_capacity(self.meta.sources.len());
+        for s in &self.meta.sources {
+            let sp = Path::new(&s.path);
+            let full = if sp.is_absolute() {
+                sp.to_path_buf()
+            } else if let Some(b) = base {
+                b.join(sp)
+            } else {
+                continue;
+            };
+            let m = match std::fs::metadata(&full) {
+                Ok(m) => m,
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::NotFound
+                        || e.raw_os_error() == Some(libc::ENOTDIR) =>
+                {
+                    continue
+                }
+                Err(e) => {
+                    checks.push(Fresh::Failed(LoadError::Io {
+                        err: e.to_string(),
+                        path: full,
+                    }));
+                    break;
+                }
+            };
+            if !m.is_file() || m.len() != s.size {
+                checks.push(Fresh::Failed(LoadError::Stale {
+                    source: s.path.clone(),
+                }));
+                break;
+            }
+            let key = FileKey::of(&m);
+            let line = cache::fresh_line(&key, s.size, s.hash);
+            checks.push(Fresh::Stat { s, full, key, line });
+        }
+        checks
     }
 }
 
