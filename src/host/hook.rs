@@ -225,27 +225,10 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
         &roots,
         layers.state_dir.as_deref(),
     );
-    // Hosts whose shell's folder the hook input does not give: Codex drops `workdir`;
-    // Copilot CLI keeps one bash per session, so an earlier `cd` moves later commands while
-    // the hook's `cwd` stays the CLI's folder (red team, session 5).
-    if let (Host::Codex | Host::Copilot, None, Request::Bash { command }) =
-        (host, &mapped.workdir, &mapped.request)
-    {
-        if decided.decision != Decision::Deny {
-            if let Some(why) = super::codex::unplaced_write(command) {
-                decided.adjust(Decision::Ask, why);
-            }
-        }
-        if host == Host::Copilot && decided.decision != Decision::Deny {
-            let prot = crate::runtime::protect::Protected::gather(
-                &[],
-                layers.config_dir.as_deref(),
-                &roots.root,
-            );
-            let walk = crate::shell::walk(command);
-            if let Some(why) = prot.persistent_chdir(&walk, &cwd) {
-                decided.adjust(Decision::Ask, format!("polc: {why}"));
-            }
+    if decided.decision != Decision::Deny {
+        let cfg = layers.config_dir.as_deref();
+        if let Some(why) = unseen_folder(host, &mapped, cfg, &roots.root, &cwd) {
+            decided.adjust(Decision::Ask, why);
         }
     }
     let mut r = respond(host, ev, &inp, &mapped, &decided, &layers, &roots, &cwd);
@@ -263,6 +246,36 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     }
     quiet_where_stderr_is_an_answer(host, &mut r);
     r
+}
+
+/// Hosts whose shell's folder the hook input does not give: Codex drops `workdir`; Copilot
+/// CLI keeps one bash per session, so an earlier `cd` moves later commands while the hook's
+/// `cwd` stays the CLI's folder (red team, session 5). A relative write of a protected name
+/// asks; on Copilot, so does a `cd` that leaves the shell in a protected folder (or one
+/// holding protected paths, or one polc cannot know): red team, session 6. The reason.
+fn unseen_folder(
+    host: Host,
+    mapped: &super::input::Mapped,
+    config_dir: Option<&Path>,
+    root: &Path,
+    cwd: &Path,
+) -> Option<String> {
+    let (Host::Codex | Host::Copilot, None, Request::Bash { command }) =
+        (host, &mapped.workdir, &mapped.request)
+    else {
+        return None;
+    };
+    let command = command.as_str();
+    if let Some(why) = super::codex::unplaced_write(command) {
+        return Some(why);
+    }
+    if host != Host::Copilot {
+        return None;
+    }
+    let prot = crate::runtime::protect::Protected::gather(&[], config_dir, root);
+    let walk = crate::shell::walk(command);
+    prot.persistent_chdir(&walk, cwd)
+        .map(|why| format!("polc: {why}"))
 }
 
 /// From the decision to the answer: a rewrite's alternative (`host::rewrite`), the

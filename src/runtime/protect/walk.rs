@@ -34,29 +34,7 @@ impl Protected {
                 if e.program == "git" {
                     self.nested_repository(&cwds, &mut worst);
                 }
-                if e.installs {
-                    worst.raise(
-                        Verdict::Ask,
-                        format!(
-                            "`{}` may install a command named polc ahead of the hook's",
-                            e.program
-                        ),
-                        None,
-                    );
-                }
-                if e.installs_local {
-                    if let Some(d) = self.local_bin_ahead() {
-                        worst.raise(
-                            Verdict::Ask,
-                            format!(
-                                "`{}` installs programs into {}, a folder on PATH ahead of polc's: it may install a command named polc",
-                                e.program,
-                                d.display()
-                            ),
-                            None,
-                        );
-                    }
-                }
+                self.installs(e, &mut worst);
                 if e.tree {
                     if let Some(cfg) = self.agent_config_present() {
                         worst.raise(
@@ -156,6 +134,34 @@ impl Protected {
 
     /// Every folder the command may run in: the start and each `cd`/`-C` target
     /// (conservative about which segment runs where); `None` when one cannot be known.
+    /// An install that may place a command named polc ahead of the hook's on `PATH`: a
+    /// global one always, a local one when its folder is on `PATH` ahead of polc's.
+    fn installs(&self, e: &Effects, worst: &mut Worst) {
+        if e.installs {
+            worst.raise(
+                Verdict::Ask,
+                format!(
+                    "`{}` may install a command named polc ahead of the hook's",
+                    e.program
+                ),
+                None,
+            );
+        }
+        if e.installs_local {
+            if let Some(d) = self.local_bin_ahead() {
+                worst.raise(
+                    Verdict::Ask,
+                    format!(
+                        "`{}` installs programs into {}, a folder on PATH ahead of polc's: it may install a command named polc",
+                        e.program,
+                        d.display()
+                    ),
+                    None,
+                );
+            }
+        }
+    }
+
     /// For a host whose shell outlives the command (Copilot CLI keeps one bash per session,
     /// and the hook's `cwd` does not follow it): a `cd` that leaves the shell inside a
     /// protected folder, or in a folder below the root that holds protected paths, makes

@@ -474,26 +474,7 @@ fn unquote(v: &str) -> String {
 }
 
 fn build_tools(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
-    // `pytest @args.txt`, `gcc @opts`: options polc never sees (red team, session 6).
-    let responds = toolflags::reads_response_files(n)
-        || (n == "go" && args.first().is_some_and(|a| a == "tool"));
-    if responds && !toolflags::response_files(args).is_empty() {
-        r.unattest("options read from a response file (@FILE)");
-    }
-    // `cargo clippy -- --print=cfg=F`, `cargo test -- --logfile F`: the compiler's or the
-    // test harness's own options.
-    if n == "cargo" && toolflags::cargo_passthrough_plain(args) == Some(false) {
-        r.unattest("options after cargo's -- that polc does not know");
-    }
-    // `cargo rustc --print=cfg=F` hands `--print` to rustc, which writes F.
-    if n == "cargo"
-        && args
-            .iter()
-            .take_while(|a| a.as_str() != "--")
-            .any(|a| a.starts_with("--print"))
-    {
-        r.unattest("rustc --print may write a file");
-    }
+    toolflags::unattested(n, args, r);
     match n {
         "go" => {
             for v in go_value_words(args, &["exec", "toolexec", "vettool", "test.exec"]) {

@@ -388,6 +388,22 @@ fn attached_values(e: &mut Effects, args: &[Vec<u8>]) {
     }
 }
 
+/// `tree --fromfile F`, `--fromtabfile F`: the operands are files whose lines are printed as
+/// a listing (red team, session 6).
+fn tree_from_files(e: &mut Effects, args: &[Vec<u8>]) {
+    if args
+        .iter()
+        .any(|a| a.starts_with(b"--fromfile") || a.starts_with(b"--fromtabfile"))
+    {
+        for v in opt_values(args, &[], &["--fromfile", "--fromtabfile"]) {
+            e.file(v, Access::Read, false);
+        }
+        for o in operands(e, args, &["-o", "-L", "-P", "-I", "-H", "-T"]) {
+            e.file(o.clone(), Access::Read, false);
+        }
+    }
+}
+
 /// Programs that read the folder's `.env` files without naming them, and print or export
 /// their values (red team, session 6: `python3 -m dotenv list`, `dotenvx get`, `docker
 /// compose config`): a read of `.env` and `.env.*`, as `cat .env` is.
@@ -943,19 +959,7 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         for v in opt_values(args, &["-o"], &["--output"]) {
             e.file(v, Access::Write, false);
         }
-        // `tree --fromfile F`, `--fromtabfile F`: the operands are files whose lines are
-        // printed as a listing (red team, session 6).
-        if args
-            .iter()
-            .any(|a| a.starts_with(b"--fromfile") || a.starts_with(b"--fromtabfile"))
-        {
-            for v in opt_values(args, &[], &["--fromfile", "--fromtabfile"]) {
-                e.file(v, Access::Read, false);
-            }
-            for o in operands(e, args, &["-o", "-L", "-P", "-I", "-H", "-T"]) {
-                e.file(o.clone(), Access::Read, false);
-            }
-        }
+        tree_from_files(e, args);
         if has_flag(args, 'R', &[]) && has_flag(args, 'H', &[]) {
             // `tree -R -H URL`: writes `00Tree.html` into every folder it walks.
             let ops = operands(e, args, &["-o", "-L", "-P", "-I", "-H", "-T"]);

@@ -13,6 +13,33 @@
 //!   pytest and the others that read more arguments from `FILE` run options polc never sees
 //!   (unattestable), and print the file's lines in their errors (a read of `FILE`).
 
+/// What makes a build tool's segment unattestable here: response files, unknown words after
+/// cargo's `--`, `cargo … --print` (go's flag values are read in `escapes.rs`).
+pub(super) fn unattested(n: &str, args: &[String], r: &mut super::Runs) {
+    // `pytest @args.txt`, `gcc @opts`: options polc never sees.
+    let responds =
+        reads_response_files(n) || (n == "go" && args.first().is_some_and(|a| a == "tool"));
+    if responds && !response_files(args).is_empty() {
+        r.unattest("options read from a response file (@FILE)");
+    }
+    if n != "cargo" {
+        return;
+    }
+    // `cargo clippy -- --print=cfg=F`, `cargo test -- --logfile F`: the compiler's or the
+    // test harness's own options.
+    if cargo_passthrough_plain(args) == Some(false) {
+        r.unattest("options after cargo's -- that polc does not know");
+    }
+    // `cargo rustc --print=cfg=F` hands `--print` to rustc, which writes F.
+    if args
+        .iter()
+        .take_while(|a| a.as_str() != "--")
+        .any(|a| a.starts_with("--print"))
+    {
+        r.unattest("rustc --print may write a file");
+    }
+}
+
 /// Is a go `-ldflags`/`-gcflags`/`-asmflags`/`-gccgoflags` value (`kind` without the dash)
 /// made only of flags polc knows write nothing and run nothing?
 pub(super) fn go_flags_plain(kind: &str, value: &str) -> bool {
