@@ -124,6 +124,7 @@ fn s6_options_handed_on_by_allowed_build_tools() {
     for cmd in [
         "pytest @src/args.txt",
         "pytest -q @src/args.txt tests",
+        "pytest --cov=. --cov-config=/tmp/x",
         "cargo clippy -- @src/args.txt",
         "cargo clippy --all-targets -- -D warnings @src/args.txt",
         "cargo test -- @src/args.txt",
@@ -779,6 +780,17 @@ fn s6_runner_configuration_hooks_path_and_openers() {
         ".githooks/pre-commit",
         "src/.claude/skills/x/SKILL.md",
         "pkg/.claude/commands/deploy.md",
+        "tox.ini",
+        "setup.cfg",
+        ".coveragerc",
+        ".tool-versions",
+        "mise.toml",
+        ".config/mise/config.toml",
+        ".python-version",
+        "src/.go-version",
+        ".huskyrc.json",
+        "husky.config.js",
+        "lint-staged.config.ts",
     ] {
         let input = json!({"file_path": root.join(rel), "content": "x"});
         let got = tool_answer(&p, "Write", input, "");

@@ -186,6 +186,31 @@ const RUNNER_CONFIG: &[&[u8]] = &[
     b"/bunfig.toml",
     b"/pytest.ini",
     b"/.pytest.ini",
+    // pytest's other configuration files, coverage's, tox's commands, and the version
+    // managers' files that choose which `go`/`python`/`node` binary runs (`path:/tmp/x`).
+    b"/tox.ini",
+    b"/setup.cfg",
+    b"/.coveragerc",
+    b"/.tool-versions",
+    b"/mise.toml",
+    b"/.mise.toml",
+    b"/mise.local.toml",
+    b"/.mise.local.toml",
+    b"/.config/mise/config.toml",
+    b"/.python-version",
+    b"/.go-version",
+    b"/.node-version",
+    b"/.nvmrc",
+    b"/.ruby-version",
+    b"/.huskyrc",
+    b"/.huskyrc.json",
+    b"/.huskyrc.js",
+    b"/.huskyrc.yaml",
+    b"/.huskyrc.yml",
+    b"/husky.config.js",
+    b"/husky.config.cjs",
+    b"/lint-staged.config.ts",
+    b"/.lintstagedrc.ts",
 ];
 
 pub(super) fn runner_config(p: &Path) -> bool {

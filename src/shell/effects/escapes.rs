@@ -502,8 +502,12 @@ fn build_tools(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs
         // A configuration file's `addopts` is any command line (`--basetemp=.claude`
         // empties that folder): like `-o addopts=…` (red team, session 5).
         "pytest" | "py.test"
-            if !option_values(args, arg_words, &["-c", "--config-file", "--inifile"])
-                .is_empty() =>
+            if !option_values(
+                args,
+                arg_words,
+                &["-c", "--config-file", "--inifile", "--cov-config"],
+            )
+            .is_empty() =>
         {
             r.unattest("pytest reads its options from a configuration file polc does not read");
         }
