@@ -50,8 +50,9 @@ pub(super) struct GuardScan {
     /// Guard `k`'s entries are `entries[starts[k]..starts[k + 1]]`, ascending.
     starts: Vec<u32>,
     entries: Vec<u32>,
-    /// Entries with an empty guard: candidates for every reading.
+    /// Entries with an empty guard: candidates for every reading (`none`: only they).
     always: Vec<u32>,
+    none: Rc<[u32]>,
     /// Found guards (sorted pattern ids) → the candidates.
     sets: HashMap<Vec<u32>, Rc<[u32]>>,
     found: Vec<u32>,
@@ -85,6 +86,7 @@ impl GuardScan {
             ac: Literals::new(&guards),
             starts,
             entries: flat,
+            none: always.clone().into(),
             always,
             sets: HashMap::new(),
             found: Vec::new(),
@@ -95,6 +97,9 @@ impl GuardScan {
     pub(super) fn candidates(&mut self, known: &[u8]) -> Rc<[u32]> {
         self.found.clear();
         self.ac.find_all(known, &mut self.found);
+        if self.found.is_empty() {
+            return self.none.clone();
+        }
         self.found.sort_unstable();
         if let Some(c) = self.sets.get(&self.found) {
             return c.clone();

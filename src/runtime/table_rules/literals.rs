@@ -89,8 +89,21 @@ impl Literals {
             stamp: 0,
         };
         // Failure links breadth-first (a state's link is shallower than the state).
-        let mut bfs: Vec<u32> = (1..n as u32).collect();
-        bfs.sort_by_key(|&s| depth[s as usize]);
+        // (States by depth: a counting sort, depths are at most the longest literal.)
+        let deepest = depth.iter().copied().max().unwrap_or(0) as usize;
+        let mut at = vec![0u32; deepest + 2];
+        for &d in &depth[1..] {
+            at[d as usize + 1] += 1;
+        }
+        for d in 0..=deepest {
+            at[d + 1] += at[d];
+        }
+        let mut bfs = vec![0u32; n - 1];
+        for s in 1..n {
+            let d = depth[s] as usize;
+            bfs[at[d] as usize] = s as u32;
+            at[d] += 1;
+        }
         for t in bfs {
             let (t, p) = (t as usize, parent[t as usize]);
             let f = if p == 0 {
@@ -140,17 +153,30 @@ impl Literals {
             self.seen.iter_mut().for_each(|x| *x = 0);
             self.stamp = 1;
         }
-        let mut s = 0u32;
-        for &b in text {
-            s = loop {
-                if let Some(x) = self.goto(s, b) {
-                    break x;
+        let (mut s, mut i) = (0u32, 0usize);
+        while i < text.len() {
+            if s == 0 {
+                // At the root, skip the bytes that start no literal (most of a command).
+                while i < text.len() && self.root[text[i] as usize] == NONE {
+                    i += 1;
                 }
-                if s == 0 {
-                    break 0;
-                }
-                s = self.fail[s as usize];
-            };
+                let Some(&b) = text.get(i) else {
+                    break;
+                };
+                s = self.root[b as usize];
+            } else {
+                let b = text[i];
+                s = loop {
+                    if let Some(x) = self.goto(s, b) {
+                        break x;
+                    }
+                    if s == 0 {
+                        break 0;
+                    }
+                    s = self.fail[s as usize];
+                };
+            }
+            i += 1;
             let mut m = if self.out[s as usize] != NONE {
                 s
             } else {
