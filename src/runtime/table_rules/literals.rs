@@ -99,10 +99,9 @@ impl Literals {
             at[d + 1] += at[d];
         }
         let mut bfs = vec![0u32; n - 1];
-        for s in 1..n {
-            let d = depth[s] as usize;
-            bfs[at[d] as usize] = s as u32;
-            at[d] += 1;
+        for (s, &d) in depth.iter().enumerate().skip(1) {
+            bfs[at[d as usize] as usize] = s as u32;
+            at[d as usize] += 1;
         }
         for t in bfs {
             let (t, p) = (t as usize, parent[t as usize]);
