@@ -46,6 +46,13 @@ pub const SHELL_TOOLS: &[&str] = &[
     "ShellTool",
     // Mistral Vibe's Git Bash shell (Windows).
     "git_bash",
+    // VS Code's and other agents' terminal tools (red team, session 6).
+    "runInTerminal",
+    "copilot_runInTerminal",
+    "run_terminal_cmd",
+    "execute_command",
+    "execute_bash",
+    "run_command",
 ];
 
 /// PowerShell tools: polc has no PowerShell segmenter, so these are unattestable.
@@ -91,6 +98,10 @@ pub const EDIT_TOOLS: &[&str] = &[
     "patch",
     "edit_file",
     "delete_file",
+    // Cursor's `Delete` (a file or a folder), and other agents' spellings.
+    "Delete",
+    "DeleteFile",
+    "remove_file",
     "search_replace",
     "insert",
 ];

@@ -236,6 +236,17 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
                 decided.adjust(Decision::Ask, why);
             }
         }
+        if host == Host::Copilot && decided.decision != Decision::Deny {
+            let prot = crate::runtime::protect::Protected::gather(
+                &[],
+                layers.config_dir.as_deref(),
+                &roots.root,
+            );
+            let walk = crate::shell::walk(command);
+            if let Some(why) = prot.persistent_chdir(&walk, &cwd) {
+                decided.adjust(Decision::Ask, format!("polc: {why}"));
+            }
+        }
     }
     let mut r = respond(host, ev, &inp, &mapped, &decided, &layers, &roots, &cwd);
     if r.stderr.is_none() {

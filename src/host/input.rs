@@ -285,6 +285,9 @@ fn typed_shell_text(name: &str, ti: &Value) -> Option<String> {
     };
     match name {
         "write_bash" | "write_powershell" => Some(text(ti.get("input"))),
+        // Codex's `write_stdin`: keystrokes to a session `exec_command` started (a shell, a
+        // pager whose `!` runs a command): red team, session 6.
+        "write_stdin" => Some(text(ti.get("chars"))),
         "create_and_run_task" => {
             let task = ti.get("task").unwrap_or(ti);
             let mut s = text(task.get("command"));
@@ -346,6 +349,11 @@ fn shell_request(
         .tool_input
         .get("workdir")
         .or_else(|| inp.tool_input.get("working_directory"))
+        // Cursor's Shell tool runs in `workingDirectory` (red team, session 6).
+        .or_else(|| inp.tool_input.get("workingDirectory"))
+        .or_else(|| inp.tool_input.get("working_dir"))
+        .or_else(|| inp.tool_input.get("workDir"))
+        .or_else(|| inp.tool_input.get("cwd"))
         // Gemini CLI's `run_shell_command` runs in `dir_path` (older releases: `directory`),
         // relative to the project folder.
         .or_else(|| inp.tool_input.get("dir_path"))

@@ -230,9 +230,10 @@ fn judge_roots_walked(
     Ok(stricter(a, one(other)?))
 }
 
-/// The more restrictive of two roots' judgments (the first on a tie).
-/// The shell commands an MCP tool's input holds in a field named like one (`command`,
-/// `cmd`, `script`, `shell_command`, `commandLine`), at the top level; at most 4.
+/// The shell commands the input of a tool polc has no family for (MCP tools, another
+/// host's terminal tool) holds in a field named like one (`command`, `cmd`, `script`,
+/// `shell_command`, `commandLine`; `args`/`argv` as an argv array), at the top level; at
+/// most 4. (Red team, session 6: `{"args": ["rm", "-rf", "/"]}` of an unknown tool.)
 fn mcp_commands(req: &Request) -> Vec<String> {
     let Request::Tool {
         tool, input_text, ..
@@ -240,24 +241,31 @@ fn mcp_commands(req: &Request) -> Vec<String> {
     else {
         return Vec::new();
     };
-    if !tool.starts_with("mcp__") {
+    if crate::tools::is_builtin(tool) {
         return Vec::new();
     }
     let Ok(serde_json::Value::Object(m)) = serde_json::from_str(input_text) else {
         return Vec::new();
     };
     m.iter()
-        .filter(|(k, _)| {
-            matches!(
-                k.to_ascii_lowercase().as_str(),
-                "command" | "cmd" | "script" | "shell_command" | "commandline" | "shell"
-            )
+        .filter_map(|(k, v)| match (k.to_ascii_lowercase().as_str(), v) {
+            (
+                "command" | "cmd" | "script" | "shell_command" | "commandline" | "shell",
+                serde_json::Value::String(s),
+            ) => Some(s.clone()),
+            ("command" | "cmd" | "args" | "argv", serde_json::Value::Array(a))
+                if !a.is_empty() && a.iter().all(|x| x.is_string()) =>
+            {
+                let words: Vec<&str> = a.iter().filter_map(|x| x.as_str()).collect();
+                Some(words.join(" "))
+            }
+            _ => None,
         })
-        .filter_map(|(_, v)| v.as_str().map(str::to_string))
         .take(4)
         .collect()
 }
 
+/// The more restrictive of two roots' judgments (the first on a tie).
 fn stricter(a: Judged, b: Judged) -> Judged {
     use Decision::*;
     match (a.outcome.decision, b.outcome.decision) {

@@ -14,6 +14,7 @@
 //! or a folder above it, or a bash `exact` rule. No wildcard reaches a protected path.
 
 mod gather;
+mod referenced;
 mod target;
 mod tool;
 mod walk;

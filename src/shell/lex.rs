@@ -657,6 +657,7 @@ impl<'a> Lexer<'a> {
                 {
                     self.pos += 1;
                 }
+                self.zsh_unbraced_subscript(unattest);
                 parts.push(self.unknown_since(start));
             }
             // zsh `$~X` (its value as a pattern), `$=X` (split into words), `$^X`, `$+X`:
@@ -670,6 +671,24 @@ impl<'a> Lexer<'a> {
             }
             Some(c) if c.is_ascii_digit() || b"@*#?$!-".contains(&c) => {
                 self.pos += 2;
+                // zsh's `$#name` (the length of name), subscripted: `$#path[x]`.
+                if c == b'#'
+                    && self
+                        .peek()
+                        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+                {
+                    let save = self.pos;
+                    while self
+                        .peek()
+                        .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+                    {
+                        self.pos += 1;
+                    }
+                    if self.peek() != Some(b'[') {
+                        self.pos = save;
+                    }
+                }
+                self.zsh_unbraced_subscript(unattest);
                 parts.push(self.unknown_since(start));
             }
             _ => {
@@ -677,6 +696,14 @@ impl<'a> Lexer<'a> {
                 self.pos += 1;
                 parts.push(Part::Quoted("$".into()));
             }
+        }
+    }
+
+    /// zsh reads `$name[…]` as a subscript (bash as `$name` then the text `[…]`), evaluated
+    /// as arithmetic: `x='path[$(CMD)]'; echo $path[x]` runs CMD (red team, session 6).
+    fn zsh_unbraced_subscript(&self, unattest: &mut Vec<&'static str>) {
+        if self.peek() == Some(b'[') {
+            unattest.push("zsh subscript $name[…] (evaluated as arithmetic)");
         }
     }
 

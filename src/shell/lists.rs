@@ -581,16 +581,74 @@ pub static RUNS_ENV: Names = Names::new(&[
     "XDG_CONFIG_DIRS",
     "HOME",
     "ZDOTDIR",
-    // Which program a name runs.
+    // Which program a name runs; zsh's folders of autoloaded functions and of modules (its
+    // lower-case arrays `fpath`/`module_path` are tied to these: the names are compared
+    // upper-cased).
     "PATH",
+    "FPATH",
+    "MODULE_PATH",
     // Lets git's `ext::` transport run its command (red team, session 5).
     "GIT_ALLOW_PROTOCOL",
 ]);
+
+/// Variables a program reads its options, its configuration file or its plugins from
+/// (red team, session 6: `XZ_OPT=--files=.env xz`, `PYTEST_PLUGINS=m pytest`,
+/// `KUBECONFIG=F` whose exec plugin runs a command): like the command-holding ones.
+const OPTIONS_ENV: &[&str] = &[
+    "XZ_OPT",
+    "XZ_DEFAULTS",
+    "GZIP",
+    "BZIP",
+    "BZIP2",
+    "ZIPOPT",
+    "UNZIP",
+    "UNZIPOPT",
+    "ZIPINFO",
+    "LZOP",
+    "PIGZ",
+    "PARALLEL",
+    "MFLAGS",
+    "MANOPT",
+    "PYTHONWARNINGS",
+    "BUNDLE_GEMFILE",
+    "SQLITE_HISTORY",
+    "LESSKEY",
+    "LESSKEYIN",
+    "LESSKEYIN_SYSTEM",
+    "KUBECONFIG",
+    "DOCKER_CONFIG",
+    "ANSIBLE_CONFIG",
+    "HGRCPATH",
+    "CLASSPATH",
+];
 
 /// Is an assignment to `name` one of [`RUNS_ENV`] (or of its shapes)?
 pub fn runs_env(name: &str) -> bool {
     let up = name.to_ascii_uppercase();
     RUNS_ENV.contains(&up.as_str())
+        || OPTIONS_ENV.contains(&up.as_str())
+        // Options (`CFLAGS`, `CGO_LDFLAGS`, `TF_CLI_ARGS_apply`), configuration files and
+        // folders (`RIPGREP_CONFIG_PATH`, `PSQLRC`, `CONDARC`, `PIP_CONFIG_FILE`,
+        // `MYSQL_HOME`, `JAVA_HOME`), search paths of code and plugins (`PYTHONPATH`,
+        // `GEM_PATH`, `HELM_PLUGINS`, `CORECLR_PROFILER_PATH`).
+        || [
+            "FLAGS",
+            "_ARGS",
+            "_OPT",
+            "CONFIG",
+            "_CONFIG_FILE",
+            "_CONFIG_PATH",
+            "RC",
+            "RCPATH",
+            "_HOME",
+            "PATH",
+            "_PLUGINS",
+            "_PLUGIN",
+            "LIB",
+        ]
+        .iter()
+        .any(|s| up.ends_with(s))
+        || up.starts_with("TF_CLI_ARGS")
         || up.starts_with("GIT_CONFIG")
         || up.starts_with("NPM_CONFIG_")
         || up.starts_with("YARN_")
@@ -664,6 +722,87 @@ pub fn writes_env(name: &str) -> bool {
                 | "TMP"
                 | "TEMP"
         )
+}
+
+/// Coding-agent command-line programs: a nested session given a prompt runs whatever its
+/// own rules allow, and their configuration subcommands change what an agent may do
+/// (`claude mcp add`, `gemini extensions install`, `openclaw plugins disable`).
+pub const AGENT_CLIS: &[&str] = &[
+    "claude",
+    "codex",
+    "gemini",
+    "copilot",
+    "cursor-agent",
+    "droid",
+    "opencode",
+    "aider",
+    "goose",
+    "amp",
+    "qwen",
+    "crush",
+    "vibe",
+    "q",
+    "kiro-cli",
+    "pi",
+    "openclaw",
+    "interpreter",
+    "kimi",
+    "cline",
+    "cn",
+    "auggie",
+    "plandex",
+    "sgpt",
+    "aichat",
+    "gptme",
+    "mentat",
+    "openhands",
+    "codebuff",
+    "ccr",
+    "happy",
+    "hermes",
+    "kilocode",
+    "qodo",
+    "warp",
+    "jules",
+    "llm",
+    "iflow",
+    "letta",
+];
+
+/// Variables bash or zsh give the integer attribute themselves: an assignment evaluates its
+/// value as arithmetic, and arithmetic on a name holding `a[$(CMD)]` runs CMD
+/// (`x='a[$(rm -rf ~)]'; RANDOM=x`). Checked with bash 5.2 and zsh 5.9 (red team, session 6);
+/// zsh's interactive-only ones are listed too.
+const INTEGER_SPECIALS: &[&str] = &[
+    "RANDOM",
+    "SRANDOM",
+    "OPTIND",
+    "HISTCMD",
+    "SECONDS",
+    "LINENO",
+    "COLUMNS",
+    "LINES",
+    "HISTSIZE",
+    "SAVEHIST",
+    "KEYTIMEOUT",
+    "LISTMAX",
+    "MAILCHECK",
+    "PERIOD",
+    "TMOUT",
+    "SHLVL",
+    "ERRNO",
+    "TRY_BLOCK_ERROR",
+    "TRY_BLOCK_INTERRUPT",
+    "ZLE_RPROMPT_INDENT",
+    "FUNCNEST",
+    "DIRSTACKSIZE",
+    "TTYIDLE",
+    "EPOCHSECONDS",
+];
+
+/// Is `name` a variable the shell itself evaluates as arithmetic on assignment?
+pub fn integer_special(name: &str) -> bool {
+    INTEGER_SPECIALS.contains(&name)
 }
 
 /// Is `s` a `NAME=value` (or `NAME+=value`) assignment word? Returns the name.

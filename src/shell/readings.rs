@@ -171,6 +171,11 @@ fn code_in_value(value: &[u8], r: &mut SegmentReadings) {
 /// is unattestable and the value is read as a command for deny rules, whole and after each
 /// `=` (`GIT_CONFIG_PARAMETERS="'core.pager'='rm -rf ~'"`).
 fn env_runs(name: &str, value: &[u8], r: &mut SegmentReadings) {
+    // `RANDOM=x`, `export OPTIND=x`: the value is arithmetic, and a name in it may hold
+    // `a[$(CMD)]` (red team, session 6). A plain number is the only value left alone.
+    if lists::integer_special(name) && !plain_number(value) {
+        r.unattest("an assignment to a shell integer variable evaluates arithmetic");
+    }
     if lists::writes_env(name) {
         r.unattest("an environment variable that names a file a program writes");
     }
@@ -186,6 +191,15 @@ fn env_runs(name: &str, value: &[u8], r: &mut SegmentReadings) {
             r.inner(Inner::Script(rest.to_string()));
         }
     }
+}
+
+/// A decimal number, optionally signed: the one arithmetic value that names nothing.
+fn plain_number(value: &[u8]) -> bool {
+    let digits = value
+        .strip_prefix(b"-")
+        .or_else(|| value.strip_prefix(b"+"))
+        .unwrap_or(value);
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
 }
 
 /// `NAME[` with its subscript continued in later words up to one holding `]=`/`]+=`: the

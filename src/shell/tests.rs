@@ -247,6 +247,39 @@ fn shells_runners_and_builtins_are_unattestable() {
     }
 }
 
+/// Red team, session 6: the shell evaluates assignments to its integer variables as
+/// arithmetic (a name in the value may hold `a[$(CMD)]`); a plain number is left alone.
+#[test]
+fn assignments_to_integer_variables() {
+    for cmd in [
+        "RANDOM=x",
+        "SRANDOM=x",
+        "OPTIND=x",
+        "HISTCMD=x",
+        "OPTIND+=x",
+        "SECONDS=y",
+        "export RANDOM=x",
+        "declare OPTIND=x",
+        "local SHLVL=x",
+        "read OPTIND",
+        "getopts ab OPTIND",
+        "integer i",
+        "float f",
+        "RANDOM=1+1",
+    ] {
+        assert!(unattestable(cmd), "{cmd:?}");
+    }
+    for cmd in [
+        "RANDOM=5",
+        "OPTIND=1",
+        "export OPTIND=-1",
+        "random=x",
+        "X_OPTIND=x",
+    ] {
+        assert!(!unattestable(cmd), "{cmd:?}");
+    }
+}
+
 #[test]
 fn suspicious_characters() {
     for c in [

@@ -76,8 +76,14 @@ impl Walk {
     pub fn chdirs(&self) -> Option<Vec<Vec<u8>>> {
         // Set in the command, or exported into the agent's environment (and so, most likely,
         // into the shell that runs the command).
-        let cdpath = self.segments.iter().any(|w| w.seg.text.contains("CDPATH"))
-            || std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty());
+        // zsh's lower-case `cdpath` is tied to `CDPATH` (red team, session 6): any case.
+        let cdpath = self.segments.iter().any(|w| {
+            w.seg
+                .text
+                .as_bytes()
+                .windows(6)
+                .any(|x| x.eq_ignore_ascii_case(b"cdpath"))
+        }) || std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty());
         let mut out: Vec<Vec<u8>> = Vec::new();
         for w in &self.segments {
             for e in &w.effects {

@@ -172,6 +172,29 @@ pub(super) fn in_git_dir(p: &Path) -> bool {
         .any(|c| c.eq_ignore_ascii_case(b".git"))
 }
 
+/// Configuration the build and test runners read from the folder they run in or any folder
+/// above it (`src/.cargo/config.toml` for `cargo build` run in `src/`, `src/pytest.ini` for
+/// `pytest src`), at any depth: writes ask, as at the root (red team, session 6).
+const RUNNER_CONFIG: &[&[u8]] = &[
+    b"/.cargo/config.toml",
+    b"/.cargo/config",
+    b"/rust-toolchain.toml",
+    b"/rust-toolchain",
+    b"/.npmrc",
+    b"/.yarnrc",
+    b"/.yarnrc.yml",
+    b"/bunfig.toml",
+    b"/pytest.ini",
+    b"/.pytest.ini",
+];
+
+pub(super) fn runner_config(p: &Path) -> bool {
+    let b = bytes(p);
+    RUNNER_CONFIG
+        .iter()
+        .any(|s| b.len() >= s.len() && b[b.len() - s.len()..].eq_ignore_ascii_case(s))
+}
+
 /// A copy polc's `init` keeps of a host's configuration (`settings.json.polc-backup`):
 /// `polc init --uninstall` writes it back, so it is hook configuration too.
 pub(super) fn polc_backup(p: &Path) -> bool {
@@ -225,6 +248,10 @@ const PROJECT_FILES: &[&str] = &[
     // there must not land before the next call notices it.
     ".vscode/tasks.json",
     "opencode.jsonc",
+    // Droid's local overrides (hooks, `commandAllowlist`), Copilot CLI's repository
+    // settings (plugins and marketplaces): red team, session 6.
+    ".factory/settings.local.json",
+    ".factory/hooks.json",
 ];
 const PROJECT_DIRS: &[&str] = &[
     ".github/hooks",
@@ -249,6 +276,12 @@ const PROJECT_DIRS: &[&str] = &[
     ".agents",
     ".vibe",
     ".opencode",
+    ".factory/skills",
+    ".github/copilot",
+    // The conventional folders of Cursor's and Gemini CLI's hook scripts (red team,
+    // session 6); scripts elsewhere are found through the configuration that runs them.
+    ".cursor/hooks",
+    ".gemini/hooks",
 ];
 /// Where the agent's own tools run code from: writes ask.
 /// (`.git/commondir` and `.git/config.worktree` point git at another configuration, whose
@@ -320,6 +353,9 @@ const HOME_FILES: &[&str] = &[
     ".factory/settings.json",
     ".copilot/config.json",
     ".claude.json",
+    // OpenClaw's configuration (plugins, the polc hook's entry): red team, session 6.
+    ".openclaw/openclaw.json",
+    ".copilot/mcp-config.json",
 ];
 const HOME_DIRS: &[&str] = &[
     ".claude/hooks",
@@ -333,6 +369,7 @@ const HOME_DIRS: &[&str] = &[
     ".factory/commands",
     ".factory/droids",
     ".factory/hooks",
+    ".openclaw/extensions",
 ];
 const SYSTEM_DIRS: &[&str] = &[
     "/etc/polc",
@@ -470,6 +507,16 @@ impl Protected {
         for d in PROJECT_ASK {
             add(Entry::Dir(root.join(d), true));
         }
+        // The folder a repository's `core.hooksPath` names: git runs its hooks from there
+        // (red team, session 6: `.githooks/pre-commit` written, then the allowed `git
+        // commit`). Writes ask, as in `.git/hooks`.
+        if let Some(d) = hooks_path(root) {
+            add(Entry::Dir(d, true));
+        }
+        // The scripts the agents' configuration runs (hooks, status lines, MCP servers).
+        for (p, ask) in super::referenced::scripts(root, &self.homes) {
+            add(Entry::File(p, ask));
+        }
         for h in &self.homes {
             add(Entry::Named(h.join(".claude"), "settings", ".json"));
             for f in HOME_FILES {
@@ -496,6 +543,15 @@ impl Protected {
         for b in self.binaries() {
             add(Entry::File(b.clone(), false));
         }
+        // A relative `PATH` folder (`node_modules/.bin`) is looked up from where the hook
+        // runs: the project root for every host.
+        if let Some(path) = std::env::var_os("PATH") {
+            for d in std::env::split_paths(&path).take(64) {
+                if !d.is_absolute() && !d.as_os_str().is_empty() {
+                    add(Entry::File(root.join(d).join("polc"), false));
+                }
+            }
+        }
     }
 
     fn forms(p: &Path) -> [PathBuf; 2] {
@@ -509,7 +565,9 @@ impl Protected {
     /// is the same file.
     pub fn covers(&self, p: &Path) -> bool {
         let f = Self::forms(p);
-        if f.iter().any(|x| in_git_dir(x) || polc_backup(x)) {
+        if f.iter()
+            .any(|x| in_git_dir(x) || polc_backup(x) || runner_config(x))
+        {
             return true;
         }
         let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
@@ -534,7 +592,7 @@ impl Protected {
         if f.iter().any(|x| polc_backup(x)) {
             return false;
         }
-        let git = f.iter().any(|x| in_git_dir(x));
+        let git = f.iter().any(|x| in_git_dir(x) || runner_config(x));
         let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
         let mut cov = self
             .entries()
@@ -548,7 +606,20 @@ impl Protected {
     pub(super) fn ancestor_of_protected(&self, p: &Path) -> bool {
         let f = Self::forms(p);
         let probes = [Probe::new(&f[0]), Probe::new(&f[1])];
-        self.entries()
+        if self
+            .entries()
+            .iter()
+            .filter(|e| !e.ask())
+            .any(|e| probes.iter().any(|x| starts_with(e.path(), x)))
+        {
+            return true;
+        }
+        // Case-folded too, as `covers` is: `rm -rf .CLAUDE` on a case-insensitive volume
+        // (red team, session 6).
+        let folded: Vec<PathBuf> = f.iter().map(|x| fold(x)).collect();
+        let probes = [Probe::new(&folded[0]), Probe::new(&folded[1])];
+        self.folded
+            .get_or_init(|| self.entries().iter().map(Entry::folded).collect())
             .iter()
             .filter(|e| !e.ask())
             .any(|e| probes.iter().any(|x| starts_with(e.path(), x)))
@@ -656,6 +727,32 @@ impl Protected {
             .map(|x| x.2.clone())
     }
 
+    /// A folder on `PATH` ahead of polc's own that a package manager installs into: a
+    /// relative one, a `node_modules/.bin`, a `vendor/bin`, a virtual environment's `bin`
+    /// (`pyvenv.cfg` beside it, or `$VIRTUAL_ENV/bin`), or one inside the project.
+    pub(super) fn local_bin_ahead(&self) -> Option<PathBuf> {
+        let exe_dir = std::env::current_exe()
+            .ok()
+            .and_then(|e| e.parent().map(Path::to_path_buf));
+        let venv = std::env::var_os("VIRTUAL_ENV").map(|v| PathBuf::from(v).join("bin"));
+        let path = std::env::var_os("PATH")?;
+        for d in std::env::split_paths(&path).take(64) {
+            if exe_dir.as_deref() == Some(d.as_path()) {
+                return None;
+            }
+            let local = !d.is_absolute()
+                || d.ends_with("node_modules/.bin")
+                || d.ends_with("vendor/bin")
+                || venv.as_deref() == Some(d.as_path())
+                || d.parent().is_some_and(|p| p.join("pyvenv.cfg").exists())
+                || d.starts_with(&self.project_root);
+            if local {
+                return Some(d);
+            }
+        }
+        None
+    }
+
     pub(super) fn is_binary(&self, p: &Path) -> bool {
         self.binaries().iter().any(|b| self.same_file(p, b))
     }
@@ -698,6 +795,41 @@ fn linked_targets(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// The folder `core.hooksPath` of the project's git configuration names (relative to the
+/// root), read from `.git/config` (64 KiB at most).
+fn hooks_path(root: &Path) -> Option<PathBuf> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(root.join(".git/config"))
+        .ok()?
+        .take(64 * 1024)
+        .read_to_string(&mut text)
+        .ok()?;
+    let mut core = false;
+    for line in text.lines() {
+        let l = line.trim();
+        if l.starts_with('[') {
+            core = l.to_ascii_lowercase().starts_with("[core");
+            continue;
+        }
+        if let Some((k, v)) = l.split_once('=') {
+            if core && k.trim().eq_ignore_ascii_case("hookspath") {
+                let v = v.trim().trim_matches('"');
+                let v = v.strip_prefix("~/").map_or_else(
+                    || PathBuf::from(v),
+                    |rest| {
+                        super::super::trust::passwd_home()
+                            .unwrap_or_default()
+                            .join(rest)
+                    },
+                );
+                return Some(if v.is_absolute() { v } else { root.join(v) });
+            }
+        }
+    }
+    None
 }
 
 /// Add an entry in its lexical form and, when it differs, its canonical form.

@@ -257,20 +257,16 @@ impl Protected {
             ),
             // A folder that holds protected paths, given to a program polc does not know
             // (`rename .claude x .claude`, `bindfs /tmp/e .claude`, `rip .claude`: red team,
-            // session 5) — not the project root or a folder above it, which every tool
-            // run on `.` is given.
-            Access::Unknown
-                if self.ancestor_of_protected(p) && !self.project_root.starts_with(p) =>
-            {
-                worst.raise(
-                    Verdict::Ask,
-                    format!(
-                        "`{prog}` is given {}, which holds protected paths",
-                        p.display()
-                    ),
-                    Some(p),
-                )
-            }
+            // session 5), the project root and the folders above it too (`rmtrash ..`,
+            // `wipe -rf .`: session 6). Only programs the catalogue does not know get here.
+            Access::Unknown if self.ancestor_of_protected(p) => worst.raise(
+                Verdict::Ask,
+                format!(
+                    "`{prog}` is given {}, which holds protected paths",
+                    p.display()
+                ),
+                Some(p),
+            ),
             Access::Read => self.check_read(prog, u, p, segment_writes, worst),
             _ => {}
         }

@@ -44,6 +44,19 @@ impl Protected {
                         None,
                     );
                 }
+                if e.installs_local {
+                    if let Some(d) = self.local_bin_ahead() {
+                        worst.raise(
+                            Verdict::Ask,
+                            format!(
+                                "`{}` installs programs into {}, a folder on PATH ahead of polc's: it may install a command named polc",
+                                e.program,
+                                d.display()
+                            ),
+                            None,
+                        );
+                    }
+                }
                 if e.tree {
                     if let Some(cfg) = self.agent_config_present() {
                         worst.raise(
@@ -143,6 +156,30 @@ impl Protected {
 
     /// Every folder the command may run in: the start and each `cd`/`-C` target
     /// (conservative about which segment runs where); `None` when one cannot be known.
+    /// For a host whose shell outlives the command (Copilot CLI keeps one bash per session,
+    /// and the hook's `cwd` does not follow it): a `cd` that leaves the shell inside a
+    /// protected folder, or in a folder below the root that holds protected paths, makes
+    /// every later relative write land there unseen (red team, session 6: `cd .claude/hooks`,
+    /// then `tee pre.sh`). A folder polc cannot know counts. The reason, when so.
+    pub fn persistent_chdir(&self, walk: &Walk, cwd: &Path) -> Option<String> {
+        let Some(folders) = self.folders_run_in(walk, cwd) else {
+            return Some(
+                "the command changes the shell's folder to one polc cannot know, and this host's shell keeps it for later commands".into(),
+            );
+        };
+        let root = &self.project_root;
+        folders.iter().skip(1).find_map(|d| {
+            let inside = self.covers(d)
+                || (d != root && !root.starts_with(d) && self.ancestor_of_protected(d));
+            inside.then(|| {
+                format!(
+                    "the command leaves this host's lasting shell in {}, which holds protected files: later relative writes would land there",
+                    d.display()
+                )
+            })
+        })
+    }
+
     fn folders_run_in(&self, walk: &Walk, cwd: &Path) -> Option<Vec<PathBuf>> {
         walk.chdirs().map(|ts| {
             let mut v = vec![normalize(cwd)];

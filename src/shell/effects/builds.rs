@@ -170,6 +170,10 @@ pub(super) fn build_tools(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             // compiler's own options (red team, session 5).
             if let Some(i) = args.iter().position(|a| a == b"--") {
                 super::files::compiler_files(e, &args[i + 1..]);
+                // `cargo clippy -- @.env`: rustc prints the response file's lines.
+                for f in super::toolflags::response_files(&args[i + 1..]) {
+                    e.file(f, Access::Read, false);
+                }
             }
             return false;
         }

@@ -21,6 +21,7 @@
 use super::super::{Part, Word, WordRef};
 use super::builds::go_value_words;
 use super::runs::{option_values, suffix_runner};
+use super::toolflags;
 use super::{Inner, Runs};
 
 /// Programs that run the command given after their own options (a transparent or
@@ -473,25 +474,43 @@ fn unquote(v: &str) -> String {
 }
 
 fn build_tools(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
+    // `pytest @args.txt`, `gcc @opts`: options polc never sees (red team, session 6).
+    let responds = toolflags::reads_response_files(n)
+        || (n == "go" && args.first().is_some_and(|a| a == "tool"));
+    if responds && !toolflags::response_files(args).is_empty() {
+        r.unattest("options read from a response file (@FILE)");
+    }
+    // `cargo clippy -- --print=cfg=F`, `cargo test -- --logfile F`: the compiler's or the
+    // test harness's own options.
+    if n == "cargo" && toolflags::cargo_passthrough_plain(args) == Some(false) {
+        r.unattest("options after cargo's -- that polc does not know");
+    }
+    // `cargo rustc --print=cfg=F` hands `--print` to rustc, which writes F.
+    if n == "cargo"
+        && args
+            .iter()
+            .take_while(|a| a.as_str() != "--")
+            .any(|a| a.starts_with("--print"))
+    {
+        r.unattest("rustc --print may write a file");
+    }
     match n {
         "go" => {
             for v in go_value_words(args, &["exec", "toolexec", "vettool", "test.exec"]) {
                 r.unattest("an option that runs a program");
                 r.inner(Inner::Script(v));
             }
-            for v in go_value_words(args, &["ldflags", "gcflags", "asmflags", "gccgoflags"]) {
-                // `-ldflags '-linkmode=external -extld=sh'`: the external linker runs.
-                if v.contains("extld") || v.contains("linkmode") {
-                    r.unattest("an option that runs a program");
-                }
-                // `-gcflags=-cpuprofile=F`, `-ldflags=-o=F`, `-gcflags=-json=0,file://D`,
-                // gccgo's `-wrapper`/`-B`: the compiler or linker writes F or runs a program.
-                if compiler_flags_write_or_run(&v) {
-                    r.unattest("compiler or linker flags that write files or run programs");
-                }
-                for piece in v.split_whitespace() {
-                    if let Some(x) = piece.strip_prefix("-extld=") {
-                        r.inner(Inner::Script(x.to_string()));
+            for kind in ["ldflags", "gcflags", "asmflags", "gccgoflags"] {
+                for v in go_value_words(args, &[kind]) {
+                    // `-ldflags '-linkmode=external -extld=sh'` runs sh, `-ldflags='-o F'` and
+                    // `-gcflags=-linkobj=F` write F: only the flags known plain are attested.
+                    if !toolflags::go_flags_plain(kind, &v) {
+                        r.unattest("compiler or linker flags polc does not know (they may write files or run programs)");
+                    }
+                    for piece in v.split_whitespace() {
+                        if let Some(x) = piece.strip_prefix("-extld=") {
+                            r.inner(Inner::Script(x.to_string()));
+                        }
                     }
                 }
             }

@@ -128,6 +128,22 @@ static DELETERS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "trash",
     "trash-put",
     "gio",
+    // Replacements for rm that remove or move to a bin (red team, session 6).
+    "rip",
+    "wipe",
+    "safe-rm",
+    "rmtrash",
+    "gtrash",
+    "rmw",
+    "rimraf",
+    "del",
+    "del-cli",
+    "rmz",
+    "grm",
+    "gunlink",
+    "gshred",
+    "grmdir",
+    "recycle",
 ]);
 /// Change metadata of every operand after the first (mode, owner, attribute, ACL).
 static META_AFTER_FIRST: crate::shell::lists::Names =
@@ -373,6 +389,226 @@ fn attached_values(e: &mut Effects, args: &[Vec<u8>]) {
     }
 }
 
+/// Programs that read the folder's `.env` files without naming them, and print or export
+/// their values (red team, session 6: `python3 -m dotenv list`, `dotenvx get`, `docker
+/// compose config`): a read of `.env` and `.env.*`, as `cat .env` is.
+fn dotenv_readers(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let reads = match n {
+        "dotenv" | "dotenvx" | "dotenv-cli" | "env-cmd" | "foreman" | "honcho" | "forego"
+        | "overmind" | "hivemind" | "dotenv-linter" | "dotenv-vault" => true,
+        "python" | "python3" | "pypy3" => args
+            .windows(2)
+            .any(|w| w[0] == b"-m" && (w[1] == b"dotenv" || w[1] == b"dotenv_cli")),
+        // `docker compose [--project-directory D] config`: any word after `compose`.
+        "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" => {
+            let words: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
+            let from = if n.ends_with("compose") {
+                Some(0)
+            } else {
+                words.iter().position(|w| *w == b"compose")
+            };
+            from.is_some_and(|i| {
+                words[i..]
+                    .iter()
+                    .any(|w| *w == b"config" || *w == b"convert")
+            })
+        }
+        _ => false,
+    };
+    if reads {
+        e.file(b".env".to_vec(), Access::Read, false);
+        e.file(
+            vec![b'.', b'e', b'n', b'v', b'.', crate::pattern::WILD],
+            Access::Read,
+            false,
+        );
+    }
+}
+
+/// Subcommands that print a stored credential (red team, session 6: `aws configure
+/// export-credentials`, `gcloud auth print-access-token`): a read of the file that holds it,
+/// as `cat` of that file is.
+fn credential_printers(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let words: Vec<&[u8]> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .map(Vec::as_slice)
+        .collect();
+    let has = |seq: &[&str]| {
+        words
+            .windows(seq.len())
+            .any(|w| w.iter().zip(seq).all(|(a, b)| *a == b.as_bytes()))
+    };
+    let file: &[u8] = match n {
+        "aws"
+            if has(&["configure", "export-credentials"])
+                || has(&["configure", "get"])
+                || has(&["ecr", "get-login-password"])
+                || has(&["ecr-public", "get-login-password"])
+                || has(&["codeartifact", "get-authorization-token"]) =>
+        {
+            b"~/.aws/credentials"
+        }
+        "gcloud"
+            if has(&["print-access-token"])
+                || has(&["print-identity-token"])
+                || has(&["config", "config-helper"]) =>
+        {
+            b"~/.config/gcloud/credentials.db"
+        }
+        "gh" | "glab"
+            if has(&["auth", "token"])
+                || has(&["auth", "status"])
+                    && args.iter().any(|a| a == b"--show-token" || a == b"-t") =>
+        {
+            b"~/.config/gh/hosts.yml"
+        }
+        "az" if has(&["get-access-token"]) => b"~/.azure/msal_token_cache.json",
+        "vault" if has(&["print", "token"]) => b"~/.vault-token",
+        "heroku" if has(&["auth:token"]) => b"~/.netrc",
+        "kubectl" | "oc" if has(&["config", "view"]) && args.iter().any(|a| a == b"--raw") => {
+            b"~/.kube/config"
+        }
+        "git" if has(&["credential", "fill"]) => b"~/.git-credentials",
+        _ if n.starts_with("docker-credential-") && has(&["get"]) => b"~/.docker/config.json",
+        _ => return,
+    };
+    e.file(file.to_vec(), Access::Read, false);
+}
+
+/// An agent's own configuration subcommands (`claude mcp add -s project …` writes
+/// `.mcp.json`, `claude mcp add` writes `~/.claude.json`, `gemini extensions install`,
+/// `codex mcp add`, `openclaw plugins disable polc`): writes of the files they change, so
+/// self-protection judges them as it judges `cp x .mcp.json` (red team, session 6).
+fn agent_configuration(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    const CHANGES: &[&str] = &[
+        "add",
+        "add-json",
+        "add-from-claude-desktop",
+        "remove",
+        "rm",
+        "set",
+        "unset",
+        "install",
+        "uninstall",
+        "enable",
+        "disable",
+        "update",
+        "link",
+        "new",
+        "import",
+        "reset",
+        "reset-project-choices",
+        "login",
+        "trust",
+        "allow",
+        "approve",
+    ];
+    const AREAS: &[&str] = &[
+        "mcp",
+        "config",
+        "plugin",
+        "plugins",
+        "extension",
+        "extensions",
+        "hooks",
+        "permissions",
+        "marketplace",
+        "skills",
+        "agents",
+        "settings",
+    ];
+    if !super::super::lists::AGENT_CLIS.contains(&n) {
+        return;
+    }
+    let words: Vec<String> = args
+        .iter()
+        .filter(|a| !a.starts_with(b"-"))
+        .map(|a| text(a))
+        .collect();
+    let changes = words
+        .windows(2)
+        .any(|w| AREAS.contains(&w[0].as_str()) && CHANGES.contains(&w[1].as_str()));
+    if !changes {
+        return;
+    }
+    let files: &[&str] = match n {
+        "claude" => &[
+            ".mcp.json",
+            ".claude/settings.json",
+            ".claude/settings.local.json",
+            "~/.claude.json",
+            "~/.claude/settings.json",
+        ],
+        "gemini" => &[
+            ".gemini/settings.json",
+            ".gemini/extensions",
+            "~/.gemini/settings.json",
+            "~/.gemini/extensions",
+        ],
+        "codex" => &["~/.codex/config.toml", ".codex/config.toml"],
+        "copilot" => &["~/.copilot/config.json", "~/.copilot/mcp-config.json"],
+        "cursor-agent" => &[".cursor/mcp.json", "~/.cursor/mcp.json", ".cursor/cli.json"],
+        "droid" => &[
+            ".factory/settings.json",
+            ".factory/mcp.json",
+            "~/.factory/settings.json",
+        ],
+        "opencode" => &["opencode.json", "~/.config/opencode/opencode.json"],
+        "openclaw" => &["~/.openclaw/openclaw.json", "~/.openclaw/extensions"],
+        "vibe" => &[".vibe/config.toml", "~/.vibe/config.toml"],
+        // Another agent's files polc does not know: any path (self-protection asks).
+        _ => &[],
+    };
+    if files.is_empty() {
+        e.file(vec![crate::pattern::WILD], Access::Write, true);
+    }
+    for f in files {
+        e.file(f.as_bytes().to_vec(), Access::Write, false);
+    }
+}
+
+/// Operands named in a list file (or read from stdin) that polc cannot see: `xz
+/// --files=LIST` compresses and removes every file LIST names, `zstd --rm --filelist LIST`,
+/// `sort --files0-from=LIST` prints them (red team, session 6). Any path may be used the way
+/// the program uses its operands.
+fn list_operands(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let has = |names: &[&str]| {
+        args.iter().any(|a| {
+            names.iter().any(|o| {
+                a.as_slice() == o.as_bytes()
+                    || (a.starts_with(o.as_bytes()) && a.get(o.len()) == Some(&b'='))
+            })
+        })
+    };
+    let flag = |names: &[&str]| args.iter().any(|a| names.iter().any(|o| a == o.as_bytes()));
+    let access = match n {
+        "xz" | "lzma" | "unxz" | "unlzma" | "xzcat" | "lzcat" | "xzdec" | "lzmadec"
+            if has(&["--files", "--files0"]) =>
+        {
+            let keeps = flag(&[
+                "-k", "--keep", "-c", "--stdout", "-t", "--test", "-l", "--list",
+            ]) || n.ends_with("cat")
+                || n.ends_with("dec");
+            if keeps {
+                Access::Read
+            } else {
+                Access::Delete
+            }
+        }
+        "zstd" | "unzstd" | "zstdcat" | "zstdmt" if has(&["--filelist"]) => {
+            if flag(&["--rm"]) {
+                Access::Delete
+            } else {
+                Access::Write
+            }
+        }
+        "sort" | "wc" | "du" | "cat" | "head" | "tail" if has(&["--files0-from"]) => Access::Read,
+        _ => return,
+    };
+    e.file(vec![crate::pattern::WILD], access, true);
+}
+
 /// Options whose value is a file the program reads (any program).
 const READ_OPTS: &[&str] = &[
     "--from-file",
@@ -380,6 +616,10 @@ const READ_OPTS: &[&str] = &[
     "--files0-from",
     "--files-from",
     "--magic-file",
+    // `tree --fromfile F` / `--fromtabfile F` prints F's lines as a listing (red team,
+    // session 6).
+    "--fromfile",
+    "--fromtabfile",
     "--fromfile",
     "--file",
     "--arg-file",
@@ -437,6 +677,18 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     e.known = true;
     wrapper_options(e, n, args);
+    list_operands(e, n, args);
+    agent_configuration(e, n, args);
+    dotenv_readers(e, n, args);
+    credential_printers(e, n, args);
+    // `pytest @.env` prints the file's lines in its error (red team, session 6).
+    if super::toolflags::reads_response_files(n)
+        || (n == "go" && args.first().is_some_and(|a| a == b"tool"))
+    {
+        for f in super::toolflags::response_files(args) {
+            e.file(f, Access::Read, false);
+        }
+    }
     let handled = super::builds::build_tools(e, n, args)
         || files_read_or_written(e, n, args)
         || converters(e, n, args)
@@ -480,6 +732,59 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
         e.net = Net::Yes;
     }
     e.installs = installs(n, args);
+    e.installs_local = !e.installs && installs_local(n, args);
+}
+
+/// Package managers installing into the project's or the active environment's own folders
+/// (red team, session 6: with `node_modules/.bin` on `PATH`, `npm install ./pkg` put a
+/// `polc` there ahead of the real one).
+fn installs_local(n: &str, args: &[Vec<u8>]) -> bool {
+    let sub = args
+        .iter()
+        .find(|a| !a.starts_with(b"-"))
+        .map(|a| text(a))
+        .unwrap_or_default();
+    match n {
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            // `yarn` alone installs.
+            sub.is_empty() && n == "yarn"
+                || matches!(
+                    sub.as_str(),
+                    "install"
+                        | "i"
+                        | "add"
+                        | "ci"
+                        | "link"
+                        | "update"
+                        | "up"
+                        | "upgrade"
+                        | "rebuild"
+                        | "dedupe"
+                        | "isntall"
+                        | "in"
+                        | "ins"
+                        | "inst"
+                        | "insta"
+                        | "instal"
+                        | "it"
+                        | "install-test"
+                        | "install-ci-test"
+                        | "clean-install"
+                )
+        }
+        "pip" | "pip3" | "easy_install" | "pipenv" | "poetry" | "pdm" | "conda" | "mamba"
+        | "micromamba" | "pixi" | "composer" | "bundle" | "gem" => {
+            matches!(
+                sub.as_str(),
+                "install" | "add" | "sync" | "update" | "upgrade"
+            )
+        }
+        "uv" => matches!(sub.as_str(), "sync" | "add" | "pip" | "run"),
+        "python" | "python3" => args
+            .windows(2)
+            .any(|w| w[0] == b"-m" && (w[1] == b"pip" || w[1] == b"ensurepip")),
+        _ => false,
+    }
 }
 
 /// Does a recursive reader or writer follow the links it meets (red team, session 5: with a
@@ -639,6 +944,19 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         for v in opt_values(args, &["-o"], &["--output"]) {
             e.file(v, Access::Write, false);
         }
+        // `tree --fromfile F`, `--fromtabfile F`: the operands are files whose lines are
+        // printed as a listing (red team, session 6).
+        if args
+            .iter()
+            .any(|a| a.starts_with(b"--fromfile") || a.starts_with(b"--fromtabfile"))
+        {
+            for v in opt_values(args, &[], &["--fromfile", "--fromtabfile"]) {
+                e.file(v, Access::Read, false);
+            }
+            for o in operands(e, args, &["-o", "-L", "-P", "-I", "-H", "-T"]) {
+                e.file(o.clone(), Access::Read, false);
+            }
+        }
         if has_flag(args, 'R', &[]) && has_flag(args, 'H', &[]) {
             // `tree -R -H URL`: writes `00Tree.html` into every folder it walks.
             let ops = operands(e, args, &["-o", "-L", "-P", "-I", "-H", "-T"]);
@@ -725,10 +1043,19 @@ fn files_changed(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             }
         }
     } else if DELETERS.contains(&n) {
-        let recursive = (n == "rm"
+        let recursive = (matches!(n, "rm" | "grm")
             && (has_flag(args, 'r', &["--recursive"]) || has_flag(args, 'R', &[])))
-            || n.starts_with("trash")
-            || n == "gio";
+            || !matches!(
+                n,
+                "rm" | "grm"
+                    | "rmdir"
+                    | "grmdir"
+                    | "unlink"
+                    | "gunlink"
+                    | "shred"
+                    | "gshred"
+                    | "srm"
+            );
         for p in operands(e, args, &[]) {
             if n == "gio" && p.as_slice() == b"trash" {
                 continue;
@@ -901,7 +1228,19 @@ fn other_known(e: &mut Effects, n: &str, base: &str, args: &[Vec<u8>]) -> bool {
             return true;
         }
         let target = ops.first().map(|t| (*t).clone());
+        // `cd +1`, `pushd -2`: an entry of the folder stack, which zsh's `dirstack=…`
+        // sets (red team, session 6): a folder polc cannot know.
+        let stack = target.as_ref().is_some_and(|t| {
+            t.len() > 1 && (t[0] == b'+' || t[0] == b'-') && t[1..].iter().all(u8::is_ascii_digit)
+        });
+        if stack || (n == "pushd" && target.is_none()) {
+            e.chdir.push(vec![super::UNKNOWN]);
+            return true;
+        }
         e.chdir.push(target.unwrap_or_else(|| b"~".to_vec()));
+    } else if n == "popd" {
+        // The folder on top of the stack, which the command (or zsh's `dirstack=…`) may set.
+        e.chdir.push(vec![super::UNKNOWN]);
     } else if n == "find" {
         // Starting points are listed, not read; `-delete` removes what matches under them,
         // `-fprint FILE` writes.

@@ -17,6 +17,7 @@ pub(crate) mod git;
 pub(crate) mod net;
 pub(crate) mod options;
 pub(crate) mod runs;
+pub(crate) mod toolflags;
 
 use super::{Word, WordRef, UNKNOWN};
 
@@ -119,6 +120,10 @@ pub struct Effects {
     pub tree: bool,
     /// May create or replace a command on `PATH` (`cargo install`, `npm -g`, …).
     pub installs: bool,
+    /// Installs into the project's own program folders (`npm install` into
+    /// `node_modules/.bin`, `pip install` into the active virtual environment's `bin`):
+    /// a command on `PATH` only when such a folder is on it.
+    pub installs_local: bool,
     /// Folders it changes into for what follows (`cd DIR`) or runs in (`git -C DIR`).
     pub chdir: Vec<Vec<u8>>,
     /// The catalogue knows the program.
@@ -269,8 +274,130 @@ pub fn program_name(v: &[u8]) -> String {
     if n.len() > 4 && n.ends_with(".exe") {
         n.truncate(n.len() - 4);
     }
+    // Homebrew installs GNU coreutils, findutils, grep, sed, tar… with a `g` prefix on macOS
+    // (`grm`, `gdd`, `ggrep`): the same programs (red team, session 6).
+    if let Some(rest) = n.strip_prefix('g') {
+        if GNU_PREFIXED.contains(&rest) {
+            n.remove(0);
+        }
+    }
     n
 }
+
+/// GNU programs Homebrew installs as `g` + name. Only names whose `g`-prefixed form is that
+/// program (`gcc`, `git`, `gzip`, `gdb` are other programs: `cc`, `it`, `zip`, `db` are not
+/// listed).
+const GNU_PREFIXED: &[&str] = &[
+    "rm",
+    "cp",
+    "mv",
+    "ln",
+    "dd",
+    "cat",
+    "chmod",
+    "chown",
+    "chgrp",
+    "touch",
+    "mkdir",
+    "rmdir",
+    "install",
+    "mktemp",
+    "tee",
+    "head",
+    "tail",
+    "cut",
+    "sort",
+    "uniq",
+    "wc",
+    "tr",
+    "split",
+    "csplit",
+    "shred",
+    "stat",
+    "readlink",
+    "realpath",
+    "dirname",
+    "basename",
+    "env",
+    "nice",
+    "nohup",
+    "timeout",
+    "stdbuf",
+    "chroot",
+    "date",
+    "du",
+    "df",
+    "truncate",
+    "unlink",
+    "link",
+    "od",
+    "base64",
+    "base32",
+    "md5sum",
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+    "b2sum",
+    "cksum",
+    "paste",
+    "join",
+    "comm",
+    "fold",
+    "fmt",
+    "pr",
+    "nl",
+    "expand",
+    "unexpand",
+    "tac",
+    "seq",
+    "printf",
+    "echo",
+    "sleep",
+    "whoami",
+    "uname",
+    "nproc",
+    "numfmt",
+    "shuf",
+    "ls",
+    "dir",
+    "vdir",
+    "find",
+    "xargs",
+    "locate",
+    "updatedb",
+    "grep",
+    "egrep",
+    "fgrep",
+    "sed",
+    "tar",
+    "awk",
+    "make",
+    "patch",
+    "diff",
+    "diff3",
+    "sdiff",
+    "cmp",
+    "m4",
+    "indent",
+    "which",
+    "getopt",
+    "tsort",
+    "ptx",
+    "mkfifo",
+    "mknod",
+    "runcon",
+    "chcon",
+    "dircolors",
+    "printenv",
+    "pathchk",
+    "sync",
+    "tty",
+    "stty",
+    "split",
+    "factor",
+];
 
 fn basename_raw(v: &[u8]) -> &[u8] {
     match v.iter().rposition(|&b| b == b'/') {

@@ -353,7 +353,7 @@ static LONG_TABLES: &[LongTable] = &[
     },
     LongTable {
         programs: &["iconv", "tree", "patch", "tee"],
-        named: &["--output", "--fromfile", "--input"],
+        named: &["--output", "--fromfile", "--fromtabfile", "--input"],
         harmless: &[],
     },
     LongTable {

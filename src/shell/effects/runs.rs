@@ -130,6 +130,17 @@ fn evaluating_builtin(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &m
         {
             r.unattest("declaration evaluating arithmetic or subscripts")
         }
+        // zsh's `integer`/`float` are `typeset -i`/`-F`: later assignments are arithmetic.
+        "integer" | "float" => r.unattest("declaration of an arithmetic variable"),
+        // zsh's `autoload NAME` makes NAME run a file found on `fpath` (like `source`).
+        "autoload" => r.unattest("autoload runs a function file found on fpath"),
+        // `read RANDOM`, `for OPTIND in x`, `getopts o OPTIND`, `select SECONDS in …`: the
+        // variable the builtin assigns is one the shell evaluates as arithmetic.
+        "read" | "for" | "select" | "getopts" | "wait" | "printf"
+            if args.iter().any(|a| lists::integer_special(a)) =>
+        {
+            r.unattest("a builtin assigning a shell integer variable")
+        }
         "read" if args.iter().any(|a| short_cluster_has(a, 'a')) => {
             r.unattest("read -a evaluates subscripts")
         }
@@ -532,19 +543,46 @@ fn runs_through(n: &str, base: &str, args: &[String], arg_words: &[WordRef<'_>],
                 }
             }
         }
-        "claude" | "codex" | "gemini" | "copilot" | "cursor-agent" | "droid" | "opencode"
-        | "aider" | "goose" | "amp" | "qwen" | "crush" | "vibe" => {
-            // A nested agent session given a prompt runs whatever its own rules allow:
-            // this session's rules do not reach it.
-            let prompt_mode = args.iter().any(|a| {
-                matches!(
-                    a.as_str(),
-                    "-p" | "--print" | "--prompt" | "exec" | "run" | "e" | "-x" | "--yolo"
-                ) || a.starts_with("--prompt=")
-            });
-            if prompt_mode || n == "cursor-agent" {
-                r.unattest("a nested agent session escapes this session's rules");
-            }
+        // macOS: `open F` runs F's default application (`x.command` in Terminal, a script
+        // with `-a Terminal`), Automator workflows and Shortcuts run actions (red team,
+        // session 6); `xdg-open`/`gio open` likewise on Linux desktops.
+        "open" | "xdg-open" | "automator" | "shortcuts" | "gnome-open" | "kde-open"
+        | "kioclient" | "kioclient5" | "exo-open" | "wslview" => {
+            r.unattest("opens a file with the application that runs it");
+        }
+        "gio" if args.first().is_some_and(|a| a == "open" || a == "launch") => {
+            r.unattest("opens a file with the application that runs it");
+        }
+        // VS Code and its forks: an extension or an MCP server added to the editor is code
+        // the editor (and its agents) run (red team, session 6: `code --add-mcp '{…}'`).
+        "code" | "codium" | "code-insiders" | "code-oss" | "vscodium" | "cursor" | "windsurf"
+            if args.iter().any(|a| {
+                a.starts_with("--add-mcp")
+                    || a.starts_with("--install-extension")
+                    || a.starts_with("--uninstall-extension")
+                    || a.starts_with("--update-extensions")
+                    || a.starts_with("--extensions-dir")
+                    || a.starts_with("--enable-proposed-api")
+            }) =>
+        {
+            r.unattest("an editor's extensions or MCP servers change (code its agents run)");
+        }
+        // A nested agent session runs whatever its own rules allow (this session's rules do
+        // not reach it), and its subcommands change agents' configuration: any use but a
+        // version or help query (red team, session 6: `q chat --trust-all-tools`, `pi -p`,
+        // `kimi --yolo`, `claude mcp add` were missed by a list of prompt options).
+        _ if lists::AGENT_CLIS.contains(&n)
+            && !matches!(
+                args.iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .as_slice(),
+                ["--version"] | ["-v"] | ["-V"] | ["--help"] | ["-h"] | ["help"] | ["version"]
+            ) =>
+        {
+            r.unattest(
+                "a coding agent's command line (a nested session or a change to its configuration)",
+            );
         }
         _ => {}
     }

@@ -1,0 +1,410 @@
+//! Scripts the agents' configuration runs (red team, session 6): a hook whose command is
+//! `"$CLAUDE_PROJECT_DIR"/scripts/guard.sh`, a `statusLine` script, an MCP server's
+//! `node ./server.js`, Copilot's `"bash": "./hooks/pre.sh"` run on every call or at start-up.
+//! Rewriting one replaces the agent's hook with the agent's own code, so it is protected like
+//! the configuration that names it.
+//!
+//! Read from each host's configuration files under the project and the homes (JSON; other
+//! text, TOML or JSONC, by its quoted strings), bounded: 1 MiB a file, 64 files of
+//! `.github/hooks/`, 4,096 JSON values, 256 scripts. In a command, the first path-like word
+//! after an interpreter (`bash`, `python3`, `node`, …; else the program itself) is the
+//! script: **deny**. Any other path-like word (an argument, or a string found outside a
+//! command field) is **ask**. A word is path-like when it holds a `/` or ends with a script
+//! extension; `$CLAUDE_PROJECT_DIR` and the other hosts' project variables, `$PWD` and `~`
+//! are replaced; a word with another `$` is skipped (it cannot be placed). Relative words are
+//! read from the project root and from the configuration file's folder.
+
+use std::path::{Path, PathBuf};
+
+/// Configuration files (relative to the project root, or to a home) whose fields run
+/// commands.
+const PROJECT: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".mcp.json",
+    ".gemini/settings.json",
+    ".cursor/hooks.json",
+    ".cursor/mcp.json",
+    ".vscode/mcp.json",
+    ".vscode/settings.json",
+    ".factory/settings.json",
+    ".factory/settings.local.json",
+    ".factory/mcp.json",
+    ".factory/hooks.json",
+    ".github/copilot/settings.json",
+    ".github/copilot/settings.local.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".vibe/config.toml",
+    "opencode.json",
+    "opencode.jsonc",
+];
+const HOME: &[&str] = &[
+    ".claude/settings.json",
+    ".claude.json",
+    ".gemini/settings.json",
+    ".cursor/hooks.json",
+    ".cursor/mcp.json",
+    ".factory/settings.json",
+    ".factory/mcp.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".copilot/config.json",
+    ".copilot/mcp-config.json",
+    ".vibe/config.toml",
+    ".config/opencode/opencode.json",
+];
+/// Keys whose string (or array of strings) value is a command line.
+const COMMAND_KEYS: &[&str] = &[
+    "command",
+    "commands",
+    "cmd",
+    "bash",
+    "powershell",
+    "sh",
+    "script",
+    "shell",
+    "statusline",
+    "apikeyhelper",
+    "awscredentialexport",
+    "awsauthrefresh",
+    "otelheadershelper",
+    "notify",
+];
+const MAX_FILE: u64 = 1 << 20;
+const MAX_VALUES: usize = 4096;
+const MAX_SCRIPTS: usize = 256;
+const INTERPRETERS: &[&str] = &[
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "fish",
+    "python",
+    "python3",
+    "node",
+    "deno",
+    "bun",
+    "ruby",
+    "perl",
+    "php",
+    "pwsh",
+    "powershell",
+    "tsx",
+    "ts-node",
+    "env",
+    "exec",
+    "uv",
+    "run",
+    "uvx",
+    "npx",
+    "source",
+    ".",
+];
+
+/// The scripts the configuration under `root` and `homes` runs: (path, ask).
+pub(super) fn scripts(root: &Path, homes: &[PathBuf]) -> Vec<(PathBuf, bool)> {
+    let mut files: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for rel in PROJECT {
+        files.push((root.join(rel), root.to_path_buf()));
+    }
+    if let Ok(rd) = std::fs::read_dir(root.join(".github/hooks")) {
+        for e in rd.flatten().take(64) {
+            files.push((e.path(), root.to_path_buf()));
+        }
+    }
+    for h in homes {
+        for rel in HOME {
+            files.push((h.join(rel), h.clone()));
+        }
+    }
+    if let Some(c) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+        let c = PathBuf::from(c);
+        files.push((c.join("settings.json"), c));
+    }
+    let home = homes.first().cloned();
+    let mut out = Vec::new();
+    for (file, base) in files {
+        let Some(text) = read_small(&file) else {
+            continue;
+        };
+        let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        let places = Places {
+            root,
+            base: &base,
+            folder: &folder,
+            home: home.as_deref(),
+        };
+        let mut found: Vec<(String, bool)> = Vec::new();
+        match serde_json::from_slice::<serde_json::Value>(&text) {
+            Ok(v) => {
+                let mut budget = MAX_VALUES;
+                visit(&v, false, &mut budget, &mut found);
+            }
+            // TOML, JSONC or broken JSON: every quoted string, each word an argument (ask).
+            Err(_) => {
+                for s in quoted_strings(&String::from_utf8_lossy(&text)) {
+                    found.push((s, false));
+                }
+            }
+        }
+        for (cmd, is_command) in found {
+            for (word, script) in path_words(&cmd, is_command) {
+                for p in places.resolve(&word) {
+                    out.push((p, !script));
+                }
+            }
+            if out.len() > MAX_SCRIPTS {
+                out.truncate(MAX_SCRIPTS);
+                return out;
+            }
+        }
+    }
+    out
+}
+
+fn read_small(p: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let f = std::fs::File::open(p).ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut v = Vec::new();
+    f.take(MAX_FILE).read_to_end(&mut v).ok()?;
+    Some(v)
+}
+
+/// Collect (string, under a command key) from a JSON value.
+fn visit(v: &serde_json::Value, command: bool, budget: &mut usize, out: &mut Vec<(String, bool)>) {
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    match v {
+        serde_json::Value::String(s) if command => out.push((s.clone(), true)),
+        serde_json::Value::Array(a) => {
+            // `"command": ["node", "./server.js"]`, `"args": ["./server.js"]`: one command.
+            if command && a.iter().all(|x| x.is_string()) {
+                let words: Vec<&str> = a.iter().filter_map(|x| x.as_str()).collect();
+                out.push((words.join(" "), true));
+                return;
+            }
+            for x in a {
+                visit(x, command, budget, out);
+            }
+        }
+        serde_json::Value::Object(m) => {
+            // An MCP server: `command` and its `args` are one command line.
+            if let (Some(c), Some(serde_json::Value::Array(args))) =
+                (m.get("command").and_then(|c| c.as_str()), m.get("args"))
+            {
+                let mut line = c.to_string();
+                for a in args.iter().filter_map(|a| a.as_str()) {
+                    line.push(' ');
+                    line.push_str(a);
+                }
+                out.push((line, true));
+            }
+            for (k, x) in m {
+                let key = k.to_ascii_lowercase();
+                visit(x, COMMAND_KEYS.contains(&key.as_str()), budget, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The `"…"` strings of a text (TOML, JSONC), without escapes resolved beyond `\"`.
+fn quoted_strings(t: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur: Option<String> = None;
+    let mut esc = false;
+    for c in t.chars() {
+        match cur.as_mut() {
+            None if c == '"' => cur = Some(String::new()),
+            None => {}
+            Some(s) => {
+                if esc {
+                    s.push(c);
+                    esc = false;
+                } else if c == '\\' {
+                    esc = true;
+                } else if c == '"' {
+                    out.push(cur.take().unwrap_or_default());
+                    if out.len() >= MAX_VALUES {
+                        break;
+                    }
+                } else {
+                    s.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Path-like words of a command line: (word, is the script it runs).
+fn path_words(cmd: &str, is_command: bool) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut script_seen = !is_command;
+    let mut first = true;
+    for raw in cmd.split(|c: char| c.is_whitespace() || ";&|()<>`".contains(c)) {
+        // `"$CLAUDE_PROJECT_DIR"/scripts/x.sh`: quotes anywhere in the word.
+        let w = raw.replace(['"', '\''], "");
+        let w = w.as_str();
+        if w.is_empty() {
+            continue;
+        }
+        let is_first = std::mem::replace(&mut first, false);
+        let base = w.rsplit('/').next().unwrap_or(w);
+        if !script_seen && (is_first || w.starts_with('-')) && INTERPRETERS.contains(&base) {
+            // `bash scripts/x.sh`, `uv run hooks/x.py`: the script comes next.
+            first = true;
+            continue;
+        }
+        if w.starts_with('-') || w.contains("://") {
+            continue;
+        }
+        let path_like = w.contains('/')
+            || [
+                ".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php",
+                ".ps1",
+            ]
+            .iter()
+            .any(|x| w.ends_with(x));
+        if !path_like {
+            script_seen = true;
+            continue;
+        }
+        out.push((w.to_string(), !script_seen));
+        script_seen = true;
+    }
+    out
+}
+
+struct Places<'a> {
+    root: &'a Path,
+    /// The project root or the home the file belongs to.
+    base: &'a Path,
+    folder: &'a Path,
+    home: Option<&'a Path>,
+}
+
+impl Places<'_> {
+    /// Where a word may name a file (none when it holds a variable polc cannot place).
+    fn resolve(&self, w: &str) -> Vec<PathBuf> {
+        let root = self.root.to_string_lossy();
+        let mut s = w.to_string();
+        for v in [
+            "CLAUDE_PROJECT_DIR",
+            "GEMINI_PROJECT_DIR",
+            "CURSOR_PROJECT_DIR",
+            "FACTORY_PROJECT_DIR",
+            "CODEX_PROJECT_DIR",
+            "PWD",
+        ] {
+            s = s
+                .replace(&format!("${{{v}}}"), &root)
+                .replace(&format!("${v}"), &root);
+        }
+        if let Some(h) = self.home {
+            let h = h.to_string_lossy();
+            s = s.replace("${HOME}", &h).replace("$HOME", &h);
+            if let Some(rest) = s.strip_prefix("~/") {
+                s = format!("{h}/{rest}");
+            }
+        }
+        if s.contains('$') || s.starts_with('~') {
+            return Vec::new();
+        }
+        let p = PathBuf::from(&s);
+        if p.is_absolute() {
+            return vec![p];
+        }
+        let mut v = vec![self.base.join(&p), self.folder.join(&p)];
+        if self.base != self.root {
+            v.push(self.root.join(&p));
+        }
+        v.dedup();
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_of_hook_commands() {
+        let w = |c: &str| path_words(c, true);
+        assert_eq!(
+            w("\"$CLAUDE_PROJECT_DIR\"/scripts/guard.sh --strict"),
+            vec![("$CLAUDE_PROJECT_DIR/scripts/guard.sh".to_string(), true)]
+        );
+        assert_eq!(
+            w("bash scripts/x.sh ./conf/y.json"),
+            vec![
+                ("scripts/x.sh".to_string(), true),
+                ("./conf/y.json".to_string(), false)
+            ]
+        );
+        assert_eq!(
+            w("/usr/bin/env python3 hooks/h.py"),
+            vec![("hooks/h.py".to_string(), true)]
+        );
+        assert_eq!(w("polc hook --host claude"), vec![]);
+        assert_eq!(w("npm run lint"), vec![]);
+        assert_eq!(w("node server.js"), vec![("server.js".to_string(), true)]);
+        // Outside a command field every path-like word asks.
+        assert_eq!(
+            path_words("scripts/a.sh", false),
+            vec![("scripts/a.sh".to_string(), false)]
+        );
+    }
+
+    #[test]
+    fn scripts_of_a_project() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path();
+        std::fs::create_dir_all(root.join(".claude")).unwrap();
+        std::fs::create_dir_all(root.join(".github/hooks")).unwrap();
+        std::fs::write(
+            root.join(".claude/settings.json"),
+            r#"{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/scripts/guard.sh"}]}]},
+               "statusLine":{"type":"command","command":".claude/statusline.sh"},
+               "apiKeyHelper":"scripts/key.sh"}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            root.join(".mcp.json"),
+            r#"{"mcpServers":{"x":{"command":"node","args":["./mcp/server.js","--port","1"]}}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            root.join(".github/hooks/pre.json"),
+            r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"./hooks/pre.sh"}]}}"#,
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.join(".codex")).unwrap();
+        std::fs::write(
+            root.join(".codex/config.toml"),
+            "notify = [\"python3\", \"/opt/n/notify.py\"]\n",
+        )
+        .unwrap();
+        let got = scripts(root, &[]);
+        for (rel, ask) in [
+            ("scripts/guard.sh", false),
+            (".claude/statusline.sh", false),
+            ("scripts/key.sh", false),
+            ("mcp/server.js", false),
+            ("hooks/pre.sh", false),
+        ] {
+            assert!(got.contains(&(root.join(rel), ask)), "{rel}: {got:?}");
+        }
+        assert!(
+            got.contains(&(PathBuf::from("/opt/n/notify.py"), true)),
+            "{got:?}"
+        );
+    }
+}
