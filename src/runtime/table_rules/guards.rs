@@ -62,19 +62,27 @@ impl GuardScan {
     /// The scan of entries `(entry, pattern body)`, in entry order.
     pub(super) fn build<'p>(entries: impl Iterator<Item = (u32, &'p [u8])>) -> GuardScan {
         // (guard, entry), sorted: each distinct guard is one run, its entries ascending.
-        let mut by: Vec<(&'p [u8], u32)> = Vec::new();
+        // The guard's first 8 bytes as a number order them as the bytes do (a tie is
+        // settled by the bytes): most comparisons are one integer comparison, not a
+        // `memcmp` call.
+        let mut by: Vec<(u64, &'p [u8], u32)> = Vec::new();
         let mut always = Vec::new();
         for (e, body) in entries {
             match required_literal(body) {
                 [] => always.push(e),
-                lit => by.push((lit, e)),
+                lit => {
+                    let mut head = [0u8; 8];
+                    let n = lit.len().min(8);
+                    head[..n].copy_from_slice(&lit[..n]);
+                    by.push((u64::from_be_bytes(head), lit, e));
+                }
             }
         }
         by.sort_unstable();
         let mut guards: Vec<&'p [u8]> = Vec::new();
         let mut starts = Vec::new();
         let mut flat = Vec::with_capacity(by.len());
-        for (lit, e) in by {
+        for (_, lit, e) in by {
             if guards.last() != Some(&lit) {
                 guards.push(lit);
                 starts.push(flat.len() as u32);
