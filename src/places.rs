@@ -72,19 +72,33 @@ fn test_override(_var: &str) -> Option<PathBuf> {
 
 /// The user's polc config folder (user table, trust list).
 pub fn config_dir() -> Option<PathBuf> {
-    test_override("POLC_CONFIG_DIR")
-        .or_else(|| passwd_home().map(|h| h.join(".config").join("polc")))
+    test_override("POLC_CONFIG_DIR").or_else(|| under_home(&CONFIG, &[".config", "polc"]))
 }
 
 /// The integrity cache folder.
 pub fn cache_dir() -> Option<PathBuf> {
-    test_override("POLC_CACHE_DIR").or_else(|| passwd_home().map(|h| h.join(".cache").join("polc")))
+    test_override("POLC_CACHE_DIR").or_else(|| under_home(&CACHE, &[".cache", "polc"]))
 }
 
 /// The state folder (session starts, recorded tables).
 pub fn state_dir() -> Option<PathBuf> {
-    test_override("POLC_STATE_DIR")
-        .or_else(|| passwd_home().map(|h| h.join(".local").join("state").join("polc")))
+    test_override("POLC_STATE_DIR").or_else(|| under_home(&STATE, &[".local", "state", "polc"]))
+}
+
+type Once = std::sync::OnceLock<Option<PathBuf>>;
+static CONFIG: Once = Once::new();
+static CACHE: Once = Once::new();
+static STATE: Once = Once::new();
+
+/// `parts` under the home, joined once per process (a hook call asks for these folders
+/// about twenty times: each join allocated and grew a path, ~600 instructions).
+fn under_home(once: &'static Once, parts: &[&str]) -> Option<PathBuf> {
+    once.get_or_init(|| {
+        let mut p = passwd_home()?;
+        p.extend(parts);
+        Some(p)
+    })
+    .clone()
 }
 
 /// The audit log's folder under the state folder, and its file (`session/audit.rs` writes

@@ -326,19 +326,87 @@ pub fn decide_walked(
     walk: &shell::Walk,
     ctx: &Context,
 ) -> Result<Outcome, Corrupt> {
+    decide_walked_passes(src, host, command, walk, ctx, Passes::ALL)
+}
+
+/// The passes of a decision over a walked command (see [`decide_walked_passes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Passes {
+    /// Allow rules: which segments they grant.
+    pub allow: bool,
+    /// Bash deny/ask segment patterns: over each segment's readings and over the
+    /// whole-command texts ([`whole`]).
+    pub segments: bool,
+    /// Bash deny/ask content rules: over the command and its dequoted form.
+    pub content: bool,
+}
+
+impl Passes {
+    pub const ALL: Passes = Passes {
+        allow: true,
+        segments: true,
+        content: true,
+    };
+}
+
+/// [`decide_walked`] with only some passes: for a caller that reads only the deny and ask
+/// hits of a source known to have no rule the left-out passes could find (the session's
+/// step rules: deny rules only, and often only path rules — `session::check`). The files,
+/// folders and URLs the command touches always meet the source's path and URL rules. Left
+/// out, a pass finds nothing: without the allow pass no allow rule grants a segment, and the
+/// bound on listed matches ([`MAX_HITS`]) counts the hits listed.
+/// (For the step rules of the 10 kB command these passes were two-thirds of the session's
+/// 4.8 M instructions: the dequoted copy, the whole-command texts and their scans.)
+pub fn decide_walked_passes(
+    src: &dyn RuleSource,
+    host: &str,
+    command: &str,
+    walk: &shell::Walk,
+    ctx: &Context,
+    passes: Passes,
+) -> Result<Outcome, Corrupt> {
     let dirs = work_dirs(walk, ctx);
     let global: Vec<String> = walk.unattestable.clone();
     let mut hits: Vec<Hit> = Vec::new();
     let mut reports: Vec<SegmentReport> = Vec::new();
     for w in &walk.segments {
         let idx = reports.len();
+        let seg = Seg {
+            w,
+            idx,
+            dirs: &dirs,
+            passes,
+        };
         reports.push(if hits.len() < MAX_HITS {
-            judge_segment(src, host, w, idx, &dirs, ctx, &mut hits)?
+            judge_segment(src, host, &seg, ctx, &mut hits)?
         } else {
-            judge_segment_past_bound(src, host, w, idx, &dirs, ctx, &mut hits)?
+            judge_segment_past_bound(src, host, &seg, ctx, &mut hits)?
         });
     }
     // Content rules (deny/ask) over the raw text and its dequoted form.
+    if passes.content {
+        content_hits(src, host, command, &mut hits)?;
+    }
+    // Deny and ask rules also meet the whole command (operators and redirections kept).
+    if passes.segments {
+        whole::hits(src, host, command, hits.len() < MAX_HITS, &mut hits)?;
+    }
+    let counted: Vec<&SegmentReport> = reports.iter().filter(|r| !r.deny_only).collect();
+    let any_unatt = !global.is_empty() || reports.iter().any(|r| !r.unattestable.is_empty());
+    let all_allowed = counted
+        .iter()
+        .any(|r| r.decision == Decision::Allow && r.command)
+        && counted.iter().all(|r| r.decision == Decision::Allow);
+    finish(src, hits, reports, global, any_unatt, all_allowed)
+}
+
+/// The deny/ask content rules matching the command or its dequoted form, as hits.
+fn content_hits(
+    src: &dyn RuleSource,
+    host: &str,
+    command: &str,
+    hits: &mut Vec<Hit>,
+) -> Result<(), Corrupt> {
     let dq = shell::dequote(command);
     let mut content = Vec::new();
     src.match_content(
@@ -361,15 +429,17 @@ pub fn decide_walked(
             });
         }
     }
-    // Deny and ask rules also meet the whole command (operators and redirections kept).
-    whole::hits(src, host, command, hits.len() < MAX_HITS, &mut hits)?;
-    let counted: Vec<&SegmentReport> = reports.iter().filter(|r| !r.deny_only).collect();
-    let any_unatt = !global.is_empty() || reports.iter().any(|r| !r.unattestable.is_empty());
-    let all_allowed = counted
-        .iter()
-        .any(|r| r.decision == Decision::Allow && r.command)
-        && counted.iter().all(|r| r.decision == Decision::Allow);
-    finish(src, hits, reports, global, any_unatt, all_allowed)
+    Ok(())
+}
+
+/// One segment of a walked command as the segment passes see it.
+struct Seg<'w> {
+    w: &'w shell::Walked,
+    /// Its index in the command.
+    idx: usize,
+    /// The command's work folders ([`work_dirs`]).
+    dirs: &'w Option<Vec<std::path::PathBuf>>,
+    passes: Passes,
 }
 
 /// Rule matches a command's segments may list (docs/contract.md#c-bounds). Every (segment,
@@ -388,15 +458,15 @@ pub const PAST_MAX_HITS: &str = "more than 10,000 rule matches in one command";
 fn judge_segment_past_bound(
     src: &dyn RuleSource,
     host: &str,
-    w: &shell::Walked,
-    idx: usize,
-    dirs: &Option<Vec<std::path::PathBuf>>,
+    s: &Seg<'_>,
     ctx: &Context,
     hits: &mut Vec<Hit>,
 ) -> Result<SegmentReport, Corrupt> {
+    let (w, idx, dirs) = (s.w, s.idx, s.dirs);
     let (seg, rd) = (&w.seg, &w.rd);
     let mut first = FirstRestrict::default();
-    for reading in &rd.deny {
+    let readings: &[Vec<u8>] = if s.passes.segments { &rd.deny } else { &[] };
+    for reading in readings {
         if first.deny.is_some() {
             break;
         }
@@ -479,17 +549,17 @@ impl FirstRestrict {
 fn judge_segment(
     src: &dyn RuleSource,
     host: &str,
-    w: &shell::Walked,
-    idx: usize,
-    dirs: &Option<Vec<std::path::PathBuf>>,
+    s: &Seg<'_>,
     ctx: &Context,
     hits: &mut Vec<Hit>,
 ) -> Result<SegmentReport, Corrupt> {
+    let (w, idx, dirs) = (s.w, s.idx, s.dirs);
     let (seg, rd) = (&w.seg, &w.rd);
     let mut deny = false;
     let mut ask = false;
     let mut seg_hits: Vec<Hit> = Vec::new();
-    for reading in &rd.deny {
+    let readings: &[Vec<u8>] = if s.passes.segments { &rd.deny } else { &[] };
+    for reading in readings {
         src.match_segment(reading, Side::Restrict, host, &mut |rule, m| {
             seg_hits.push(Hit {
                 rule,
@@ -525,7 +595,10 @@ fn judge_segment(
     }
     hits.extend(seg_hits);
     let no_command = seg.words.is_empty() || seg.words.iter().all(|w| w.unquoted() == Some("}"));
-    let allowed = !seg.deny_only && !no_command && allowed_segment(src, host, w, idx, hits)?;
+    let allowed = s.passes.allow
+        && !seg.deny_only
+        && !no_command
+        && allowed_segment(src, host, w, idx, hits)?;
     // A speculative segment (what an unknown program may run) never attests anything; a
     // deny or ask rule it meets asks (its hits are possible ones, above).
     let unatt: Vec<String> = if seg.speculative {
@@ -667,17 +740,24 @@ fn touches(
             (true, Some(ds)) => ds.iter().cloned().map(Some).collect(),
             (true, None) => vec![None],
         };
+        // The context and the query of each base, made once for every tool (a path's query
+        // resolves it on the file system: a write's path was resolved twice).
+        let mut at: Vec<Option<(Context, Option<PathQuery>)>> = Vec::with_capacity(bases.len());
+        at.resize_with(bases.len(), || None);
         for tool in tools {
-            for base in &bases {
+            for (base, at) in bases.iter().zip(at.iter_mut()) {
                 let Some(base) = base else {
                     // Relative to a folder polc cannot know: any rule may apply.
                     src.match_path_under(tool, any_root, ctx, host, &mut |r| f(r, true))?;
                     continue;
                 };
-                let c = Context {
-                    cwd: Some(base.clone()),
-                    ..ctx.clone()
-                };
+                let (c, q) = at.get_or_insert_with(|| {
+                    let c = Context {
+                        cwd: Some(base.clone()),
+                        ..ctx.clone()
+                    };
+                    (c, None)
+                });
                 if wild {
                     // A glob: the literal folder before it may hold a match.
                     let cut = u
@@ -697,13 +777,14 @@ fn touches(
                         })
                         .unwrap_or_else(|| ".".into());
                     let folder = crate::paths::lexical(&folder, Some(base), ctx.home.as_deref());
-                    src.match_path_under(tool, &folder, &c, host, &mut |r| f(r, true))?;
+                    src.match_path_under(tool, &folder, c, host, &mut |r| f(r, true))?;
                     continue;
                 }
-                let q = PathQuery::new(&text, &c);
-                src.match_path(tool, &q, &c, Side::Restrict, host, &mut |r| f(r, possible))?;
+                let q = &*q.get_or_insert_with(|| PathQuery::new(&text, c));
+                let c = &*c;
+                src.match_path(tool, q, c, Side::Restrict, host, &mut |r| f(r, possible))?;
                 if u.recursive && !possible {
-                    src.match_path_under(tool, &q.lexical, &c, host, &mut |r| f(r, true))?;
+                    src.match_path_under(tool, &q.lexical, c, host, &mut |r| f(r, true))?;
                 }
             }
         }

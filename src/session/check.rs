@@ -8,8 +8,9 @@ use crate::ir::session::{
 };
 use crate::ir::{Decision, Verdict};
 use crate::runtime::table_rules::TableRules;
-use crate::runtime::{Context, Corrupt, Request};
+use crate::runtime::{Context, Corrupt, Passes, Request};
 use crate::shell::effects::Net;
+use crate::table::sections::{Contents, GroupIndex};
 
 /// The session features of every loaded table, with each table's step rules.
 #[derive(Default)]
@@ -17,7 +18,39 @@ pub struct Features<'a> {
     pub limits: Option<Limits>,
     pub audit: Option<Audit>,
     /// (sequence, the step rules of its table).
-    pub sequences: Vec<(CSequence, Option<std::rc::Rc<TableRules<'a>>>)>,
+    pub sequences: Vec<(CSequence, Option<std::rc::Rc<StepRules<'a>>>)>,
+}
+
+/// One table's step rules, with the decision passes that can find them.
+pub struct StepRules<'a> {
+    pub rules: TableRules<'a>,
+    /// Step rules are deny rules (`lower/session.rs`): no allow pass. The bash segment and
+    /// content passes run only when the sub-table has such rules: the shipped policy's one
+    /// step rule is a path rule, and those passes (the whole-command texts, the dequoted
+    /// copy, their scans) were most of the session's cost for a long command.
+    pub passes: Passes,
+}
+
+impl<'a> StepRules<'a> {
+    fn new(sub: impl Fn(u32) -> Option<&'a [u8]>) -> Result<StepRules<'a>, SectionError> {
+        use crate::table::sections::Kind;
+        let rules = TableRules::new(&sub).map_err(|_| SectionError::Steps)?;
+        // Present and well-formed: `TableRules::new` just checked them.
+        let sec = |k: Kind| sub(k as u32).unwrap_or_default();
+        let deny_ask = GroupIndex::segments(Kind::DENY_ASK, Kind::DENY_ASK.map(sec))
+            .map_err(|_| SectionError::Steps)?;
+        let content = Contents::new(sec(Kind::Content), sec(Kind::ContentIndex))
+            .map_err(|_| SectionError::Steps)?;
+        Ok(StepRules {
+            rules,
+            passes: Passes {
+                allow: false,
+                // No entry and no group: no reading or text can match a segment pattern.
+                segments: deny_ask.entry_count() > 0 || deny_ask.group_count() > 0,
+                content: content.count() > 0,
+            },
+        })
+    }
 }
 
 impl<'a> Features<'a> {
@@ -58,9 +91,7 @@ impl<'a> Features<'a> {
             .iter()
             .any(|s| s.steps.iter().any(|st| matches!(st, CStep::Rule(_))));
         let rules = if needs_rules {
-            Some(std::rc::Rc::new(
-                TableRules::new(sub).map_err(|_| SectionError::Steps)?,
-            ))
+            Some(std::rc::Rc::new(StepRules::new(sub)?))
         } else {
             None
         };
@@ -191,15 +222,16 @@ fn net_of(req: &Request, walk: Option<&crate::shell::Walk>) -> Vec<At> {
 
 /// Where each step rule of `rules` matched in the request.
 fn rule_hits(
-    rules: &TableRules<'_>,
+    steps: &StepRules<'_>,
     host: &str,
     req: &Request,
     walk: Option<&crate::shell::Walk>,
     ctx: &Context,
 ) -> Result<Vec<(u32, At)>, Corrupt> {
+    let rules = &steps.rules;
     let out = match (req, walk) {
         (Request::Bash { command }, Some(w)) => {
-            crate::runtime::decide_walked(rules, host, command, w, ctx)?
+            crate::runtime::decide_walked_passes(rules, host, command, w, ctx, steps.passes)?
         }
         _ => crate::runtime::decide_in(rules, host, req, ctx)?,
     };

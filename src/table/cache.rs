@@ -129,16 +129,24 @@ impl Snapshot {
 
     /// Is this exact line in the snapshot?
     pub fn contains(&self, line: &str) -> bool {
-        // Whole lines, compared by length first. Lines are found with `memchr` (a per-byte
-        // `split` closure cost ~14 instructions a byte: 110,000 for an 8 KB cache, a tenth of
-        // a hook call); a memmem searcher costs more to build (CPU feature detection, a
-        // ranked prefilter) than the scan takes. The last line counts only if
-        // newline-terminated.
+        // Whole lines (the last one counts only if newline-terminated: an unterminated tail
+        // is a torn append), compared by length, then by their last bytes (the seal: no two
+        // lines share it by chance), then in full. Lines are found 8 bytes at a time
+        // (`each_line`): a `memchr` call for each line's end cost ~100 instructions a line,
+        // 20,000 for a cache of 200 lines, three such lookups a hook call; a `memmem`
+        // searcher cost more (its prefilter stops at nearly every line of these files).
         let needle = line.as_bytes();
-        self.lines().any(|l| l == needle)
+        let tail = needle.len().saturating_sub(8);
+        let hint = needle.get(tail..).unwrap_or_default();
+        each_line(&self.0, |l| {
+            l.len() == needle.len() && l.get(tail..) == Some(hint) && l == needle
+        })
+        .is_some()
     }
 
-    /// The newline-terminated lines (an unterminated tail is ignored: a torn append).
+    /// The newline-terminated lines (an unterminated tail is ignored: a torn append): the
+    /// reference the searches are tested against.
+    #[cfg(test)]
     fn lines(&self) -> impl Iterator<Item = &[u8]> + '_ {
         let b = self.0.as_slice();
         let mut start = 0;
@@ -149,21 +157,140 @@ impl Snapshot {
         })
     }
 
+    /// Which of `lines` are in the snapshot, in one pass (an empty line is never looked
+    /// for: `false`).
+    pub fn contains_each(&self, lines: &[&str]) -> Vec<bool> {
+        let mut found = vec![false; lines.len()];
+        let mut left = lines.iter().filter(|l| !l.is_empty()).count();
+        if left == 0 {
+            return found;
+        }
+        each_line(&self.0, |l| {
+            for (f, n) in found.iter_mut().zip(lines) {
+                if !*f && !n.is_empty() && l == n.as_bytes() {
+                    *f = true;
+                    left -= 1;
+                }
+            }
+            left == 0
+        });
+        found
+    }
+
     /// The rest of the first sealed line starting with `prefix` (its seal removed and
     /// checked), e.g. the digest cached for a key.
     pub fn find_value(&self, prefix: &str) -> Option<&str> {
-        // The prefix first (one comparison a line), the seal only for lines that have it.
+        // The prefix first (its last bytes, then in full: the key's times differ there), the
+        // seal only for lines that have it.
+        let p = prefix.as_bytes();
+        let tail = p.len().saturating_sub(8);
+        let hint = p.get(tail..).unwrap_or_default();
+        let mut value = None;
+        each_line(&self.0, |l| {
+            if l.get(tail..p.len()) != Some(hint) || !l.starts_with(p) {
+                return false;
+            }
+            value = sealed_value(l, prefix);
+            value.is_some()
+        });
+        value
+    }
+
+    /// [`Snapshot::find_value`] line by line: the reference the search is tested against.
+    #[cfg(test)]
+    fn find_value_by_lines(&self, prefix: &str) -> Option<&str> {
         self.lines()
             .filter(|l| l.starts_with(prefix.as_bytes()))
-            .filter_map(|l| std::str::from_utf8(l).ok())
-            .find_map(|l| {
-                let (body, h) = l.rsplit_once(' ')?;
-                if !sealed_by(body, h) {
-                    return None;
-                }
-                body.strip_prefix(prefix)
-            })
+            .find_map(|l| sealed_value(l, prefix))
     }
+}
+
+/// Calls `hit` on each newline-terminated line of `b` (without its newline), in order,
+/// until it answers true: that line's start. The newlines of each 64-byte block are found
+/// at once, as a bit mask ([`newlines64`]).
+fn each_line<'b>(b: &'b [u8], mut hit: impl FnMut(&'b [u8]) -> bool) -> Option<usize> {
+    let mut start = 0usize;
+    let mut line_at = |end: usize, start: &mut usize| -> Option<usize> {
+        let s = *start;
+        *start = end + 1;
+        hit(b.get(s..end).unwrap_or_default()).then_some(s)
+    };
+    let blocks = b.chunks_exact(64);
+    let rest = blocks.remainder();
+    for (i, block) in blocks.enumerate() {
+        let mut m = newlines64(block);
+        while m != 0 {
+            if let Some(s) = line_at(i * 64 + m.trailing_zeros() as usize, &mut start) {
+                return Some(s);
+            }
+            m &= m - 1;
+        }
+    }
+    let base = b.len() - rest.len();
+    for (j, &c) in rest.iter().enumerate() {
+        if c == b'\n' {
+            if let Some(s) = line_at(base + j, &mut start) {
+                return Some(s);
+            }
+        }
+    }
+    None
+}
+
+/// Bit `i` set where `block[i]` is a newline (`block` holds 64 bytes; bytes past it count
+/// as none). SSE2 on x86-64 (always there), 16 bytes a step: a `memchr` call for each
+/// line's end cost ~100 instructions a line, and a word-at-a-time search ~3 a byte.
+#[cfg(target_arch = "x86_64")]
+fn newlines64(block: &[u8]) -> u64 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    let Some(block) = block.get(..64) else {
+        return newlines64_words(block);
+    };
+    let mut m = 0u64;
+    for (k, q) in block.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is part of x86-64; `q` holds 16 readable bytes (chunks_exact), and
+        // an unaligned load reads exactly those.
+        let bits = unsafe {
+            let v = _mm_loadu_si128(q.as_ptr().cast::<__m128i>());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8)))
+        };
+        m |= u64::from(bits as u16) << (16 * k);
+    }
+    m
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn newlines64(block: &[u8]) -> u64 {
+    newlines64_words(block)
+}
+
+/// [`newlines64`] a word at a time: the high bit of each byte of
+/// `!(((x & 0x7f..) + 0x7f..) | x | 0x7f..)` is set exactly where `x`'s byte is zero (no
+/// carry crosses bytes), `x` being the word XOR newlines.
+fn newlines64_words(block: &[u8]) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    let mut m = 0u64;
+    for (k, w) in block.chunks_exact(8).take(8).enumerate() {
+        let x = u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) ^ NL;
+        let high = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
+        // One bit per byte: bit 7 of byte j becomes bit j.
+        let bits = (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        m |= bits << (8 * k);
+    }
+    m
+}
+
+/// The value of one line starting with `prefix` if its seal checks.
+fn sealed_value<'l>(l: &'l [u8], prefix: &str) -> Option<&'l str> {
+    let l = std::str::from_utf8(l).ok()?;
+    let (body, h) = l.rsplit_once(' ')?;
+    if !sealed_by(body, h) {
+        return None;
+    }
+    body.strip_prefix(prefix)
 }
 
 /// Is `h` the 16 lowercase hex digits of `body`'s FNV-1a 64 (as [`seal`] writes it)?
@@ -363,6 +490,136 @@ mod tests {
         assert_eq!(torn.find_value("s1 1 2 "), None);
         assert!(!torn.contains(&good));
         assert!(Snapshot(b"\n".to_vec()).contains(""));
+    }
+
+    /// The direct searches answer as a walk over every line would, on snapshots built to
+    /// trip them: the needle inside a line, as a line's prefix or suffix, overlapping
+    /// itself, in an unterminated tail, after blank lines.
+    #[test]
+    fn direct_search_answers_as_the_line_walk() {
+        let reference_contains = |s: &Snapshot, l: &str| s.lines().any(|x| x == l.as_bytes());
+        let good = seal("s1 1 2 abc".into());
+        let other = seal("s1 1 2 abd".into());
+        let parts = [
+            "aa",
+            "a",
+            "aaa",
+            "ab",
+            "v1 1 2",
+            "v1 1 2 x",
+            "x v1 1 2",
+            "",
+            &good,
+            &other,
+            "s1 1 2 ",
+            "s1 1 2 abc 0",
+            "\u{ff}",
+            "\u{b}\u{8a}\u{b}",
+            "abcdefghijklmnopq",
+        ];
+        let needles = [
+            "aa",
+            "a",
+            "aaa",
+            "ab",
+            "v1 1 2",
+            "s1 1 2 abc",
+            "",
+            "a\na",
+            "aa\n",
+            "abcdefghijklmnopq",
+            &good,
+        ];
+        // Snapshots of up to 6 parts, each followed by a newline or not.
+        let mut seed = 7u64;
+        for _ in 0..20_000 {
+            let mut text = Vec::new();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mut r = seed >> 20;
+            for _ in 0..(r % 7) {
+                r /= 7;
+                text.extend_from_slice(parts[(r % parts.len() as u64) as usize].as_bytes());
+                r /= parts.len() as u64;
+                if !r.is_multiple_of(3) {
+                    text.push(b'\n');
+                }
+                r /= 3;
+            }
+            let snap = Snapshot(text);
+            for n in needles {
+                assert_eq!(
+                    snap.contains(n),
+                    reference_contains(&snap, n),
+                    "{:?} in {:?}",
+                    n,
+                    String::from_utf8_lossy(&snap.0)
+                );
+            }
+            let each = snap.contains_each(&needles);
+            for (n, got) in needles.iter().zip(each) {
+                assert_eq!(got, !n.is_empty() && snap.contains(n), "{n:?}");
+            }
+            for p in ["s1 1 2 ", "s1 1 ", "", "s1 1 2 abc", "a\n"] {
+                assert_eq!(
+                    snap.find_value(p),
+                    snap.find_value_by_lines(p),
+                    "{:?} in {:?}",
+                    p,
+                    String::from_utf8_lossy(&snap.0)
+                );
+            }
+        }
+    }
+
+    /// Both newline masks find every newline of a block and nothing else.
+    #[test]
+    fn newline_masks_agree() {
+        let mut seed = 5u64;
+        for _ in 0..5_000 {
+            let b: Vec<u8> = (0..64)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    [b'\n', 0x0b, 0x0a ^ 0x80, 0x09, 0, 0xff, b'a'][(seed >> 33) as usize % 7]
+                })
+                .collect();
+            let want = b
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c == b'\n')
+                .fold(0u64, |m, (i, _)| m | 1 << i);
+            assert_eq!(newlines64(&b), want, "{b:?}");
+            assert_eq!(newlines64_words(&b), want, "{b:?}");
+        }
+    }
+
+    /// The word-at-a-time newline search finds every newline and nothing else, at every
+    /// offset (bytes next to a newline that differ from it by one bit or by a carry).
+    #[test]
+    fn each_line_finds_exactly_the_newlines() {
+        let mut seed = 11u64;
+        for len in 0..200usize {
+            for _ in 0..20 {
+                let b: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        [b'\n', 0x0b, 0x0a ^ 0x80, 0x09, 0, 0xff, b'a'][(seed >> 33) as usize % 7]
+                    })
+                    .collect();
+                let mut got = Vec::new();
+                each_line(&b, |l| {
+                    got.push(l.to_vec());
+                    false
+                });
+                let want: Vec<Vec<u8>> = Snapshot(b.clone()).lines().map(<[u8]>::to_vec).collect();
+                assert_eq!(got, want, "{b:?}");
+            }
+        }
     }
 
     #[test]

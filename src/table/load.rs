@@ -399,16 +399,32 @@ impl Table {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         });
-        let mut snapshot: Option<Snapshot> = None;
-        for s in &self.meta.sources {
-            let sp = Path::new(&s.path);
-            let full = if sp.is_absolute() {
-                sp.to_path_buf()
-            } else if let Some(b) = &base {
-                b.join(sp)
-            } else {
-                continue;
+        // First every source's `stat` (up to the first that fails), then one pass over the
+        // `fresh` cache for all their keys (a pass a source cost ~0.7 instructions a byte of
+        // the cache file), then each source in order as before: the first failing source
+        // decides the error, as when each was looked up in turn.
+        let checks = self.stat_sources(base.as_deref());
+        let cached: Vec<bool> = match cache_dir {
+            Some(d) => {
+                let lines: Vec<&str> = checks
+                    .iter()
+                    .map(|c| match c {
+                        Fresh::Stat { line, .. } => line.as_str(),
+                        Fresh::Failed(_) => "",
+                    })
+                    .collect();
+                Snapshot::load(d, cache::FRESH).contains_each(&lines)
+            }
+            None => vec![false; checks.len()],
+        };
+        for (c, cached) in checks.into_iter().zip(cached) {
+            let (s, full, key, line) = match c {
+                Fresh::Failed(e) => return Err(e),
+                Fresh::Stat { s, full, key, line } => (s, full, key, line),
             };
+            if cached {
+                continue;
+            }
             let stale = || LoadError::Stale {
                 source: s.path.clone(),
             };
@@ -416,27 +432,6 @@ impl Table {
                 path: full.clone(),
                 err: e.to_string(),
             };
-            let m = match std::fs::metadata(&full) {
-                Ok(m) => m,
-                Err(e)
-                    if e.kind() == std::io::ErrorKind::NotFound
-                        || e.raw_os_error() == Some(libc::ENOTDIR) =>
-                {
-                    continue
-                }
-                Err(e) => return Err(io(e)),
-            };
-            if !m.is_file() || m.len() != s.size {
-                return Err(stale());
-            }
-            let key = FileKey::of(&m);
-            let line = cache::fresh_line(&key, s.size, s.hash);
-            if let Some(d) = cache_dir {
-                let snap = snapshot.get_or_insert_with(|| Snapshot::load(d, cache::FRESH));
-                if snap.contains(&line) {
-                    continue;
-                }
-            }
             let mut f = std::fs::OpenOptions::new()
                 .read(true)
                 .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
@@ -459,6 +454,61 @@ impl Table {
         }
         Ok(())
     }
+
+    /// Each source's `stat` and its `fresh` line, in order, up to the first source whose
+    /// `stat` fails or shows it stale (last, as [`Fresh::Failed`]). Missing sources are left
+    /// out (a table may ship without them), and relative ones without a `base`.
+    fn stat_sources(&self, base: Option<&Path>) -> Vec<Fresh<'_>> {
+        let mut checks: Vec<Fresh<'_>> = Vec::with_capacity(self.meta.sources.len());
+        for s in &self.meta.sources {
+            let sp = Path::new(&s.path);
+            let full = if sp.is_absolute() {
+                sp.to_path_buf()
+            } else if let Some(b) = base {
+                b.join(sp)
+            } else {
+                continue;
+            };
+            let m = match std::fs::metadata(&full) {
+                Ok(m) => m,
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::NotFound
+                        || e.raw_os_error() == Some(libc::ENOTDIR) =>
+                {
+                    continue
+                }
+                Err(e) => {
+                    checks.push(Fresh::Failed(LoadError::Io {
+                        err: e.to_string(),
+                        path: full,
+                    }));
+                    break;
+                }
+            };
+            if !m.is_file() || m.len() != s.size {
+                checks.push(Fresh::Failed(LoadError::Stale {
+                    source: s.path.clone(),
+                }));
+                break;
+            }
+            let key = FileKey::of(&m);
+            let line = cache::fresh_line(&key, s.size, s.hash);
+            checks.push(Fresh::Stat { s, full, key, line });
+        }
+        checks
+    }
+}
+
+/// One source of a freshness check after its `stat`.
+enum Fresh<'m> {
+    Stat {
+        s: &'m crate::ir::SourceStamp,
+        full: PathBuf,
+        key: FileKey,
+        line: String,
+    },
+    /// The check's answer: this source's `stat` failed or showed it stale.
+    Failed(LoadError),
 }
 
 fn storage_bytes(s: &Storage) -> &[u8] {

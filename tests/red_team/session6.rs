@@ -538,14 +538,17 @@ fn s6_unknown_deleters_given_the_root() {
         "rimraf .",
         "npx rimraf .claude",
         "rmw .claude",
-        "mytool .",
-        "mytool ..",
-        "mytool {ROOT}",
-        "mytool ~",
-        "mytool --target=.",
+        "nuke .",
+        "clean-all ..",
+        "trashy {ROOT}",
+        "my-rm ~",
+        "wipeout --target=.",
     ] {
         rows.push((Broad, cmd, AskOrDeny));
     }
+    // Tools run on the root whose names say nothing of removing stay no question.
+    rows.push((Broad, "mytool .", Allow));
+    rows.push((Broad, "eslint .", Allow));
     for cmd in [
         "rip .claude",
         "safe-rm -rf .claude/hooks",
@@ -774,6 +777,8 @@ fn s6_runner_configuration_hooks_path_and_openers() {
         "src/.npmrc",
         "pkg/a/.yarnrc.yml",
         ".githooks/pre-commit",
+        "src/.claude/skills/x/SKILL.md",
+        "pkg/.claude/commands/deploy.md",
     ] {
         let input = json!({"file_path": root.join(rel), "content": "x"});
         let got = tool_answer(&p, "Write", input, "");

@@ -193,6 +193,26 @@ pub(super) fn runner_config(p: &Path) -> bool {
     RUNNER_CONFIG
         .iter()
         .any(|s| b.len() >= s.len() && b[b.len() - s.len()..].eq_ignore_ascii_case(s))
+        || nested_agent_folder(b)
+}
+
+/// A `.claude/skills|commands|agents|hooks` folder below the root (Claude Code also loads
+/// skills and commands from nested `.claude` folders of the tree it works in: red team,
+/// session 6): writes ask, as the root's are denied.
+fn nested_agent_folder(b: &[u8]) -> bool {
+    let parts: Vec<&[u8]> = b.split(|&c| c == b'/').collect();
+    parts.windows(2).any(|w| {
+        w[0].eq_ignore_ascii_case(b".claude")
+            && [
+                &b"skills"[..],
+                b"commands",
+                b"agents",
+                b"hooks",
+                b"output-styles",
+            ]
+            .iter()
+            .any(|n| w[1].eq_ignore_ascii_case(n))
+    })
 }
 
 /// A copy polc's `init` keeps of a host's configuration (`settings.json.polc-backup`):

@@ -257,16 +257,22 @@ impl Protected {
             ),
             // A folder that holds protected paths, given to a program polc does not know
             // (`rename .claude x .claude`, `bindfs /tmp/e .claude`, `rip .claude`: red team,
-            // session 5), the project root and the folders above it too (`rmtrash ..`,
-            // `wipe -rf .`: session 6). Only programs the catalogue does not know get here.
-            Access::Unknown if self.ancestor_of_protected(p) => worst.raise(
-                Verdict::Ask,
-                format!(
-                    "`{prog}` is given {}, which holds protected paths",
-                    p.display()
-                ),
-                Some(p),
-            ),
+            // session 5). The project root and the folders above it only when the program's
+            // name says it removes things (`rmtrash ..`, `nuke-it .`: session 6): every tool
+            // run on `.` (`eslint .`) is given the root.
+            Access::Unknown
+                if self.ancestor_of_protected(p)
+                    && (!self.project_root.starts_with(p) || remover_name(prog)) =>
+            {
+                worst.raise(
+                    Verdict::Ask,
+                    format!(
+                        "`{prog}` is given {}, which holds protected paths",
+                        p.display()
+                    ),
+                    Some(p),
+                )
+            }
             Access::Read => self.check_read(prog, u, p, segment_writes, worst),
             _ => {}
         }
@@ -353,4 +359,37 @@ pub(super) fn norm_pattern(pat: &[u8]) -> Vec<u8> {
     }
     out.extend_from_slice(&pat[cut + 1..]);
     out
+}
+
+/// Does a program's name say it removes things (`rmtrash`, `safe-rm`, `nuke`, `trash-it`,
+/// `git-clean-all`)? For programs the catalogue does not know.
+fn remover_name(prog: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "rm",
+        "del",
+        "delete",
+        "trash",
+        "wipe",
+        "shred",
+        "erase",
+        "purge",
+        "nuke",
+        "clean",
+        "cleanup",
+        "remove",
+        "unlink",
+        "rmdir",
+        "rimraf",
+        "rip",
+        "destroy",
+        "clear",
+        "zap",
+        "prune",
+        "obliterate",
+    ];
+    let n = prog.to_ascii_lowercase();
+    n.starts_with("rm")
+        || n.ends_with("rm")
+        || n.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|t| WORDS.contains(&t) || t.starts_with("trash") || t.starts_with("wipe"))
 }
