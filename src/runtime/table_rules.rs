@@ -18,9 +18,12 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
 
+mod guards;
+mod literals;
 mod memo;
 mod paths;
 use super::toolmatch::tool_pattern_match;
+use guards::{GroupScan, GuardScan};
 use memo::Memo;
 
 impl From<SectionError> for Corrupt {
@@ -52,7 +55,12 @@ pub struct TableRules<'a> {
     /// segments ask the same filters thousands of times): per group filter, keyed by (allow
     /// side?, filter offset), and for the content index.
     filter_memo: RefCell<HashMap<(bool, u32), IndexMemo<'a>>>,
+    /// Large groups asked often: their guards in one automaton (`guards.rs`), same keys.
+    guard_scans: RefCell<HashMap<(bool, u32), GroupScan>>,
     content_memo: RefCell<IndexMemo<'a>>,
+    /// Allow-side content lookups so far, and then whether the table has any allow content
+    /// entry (`match_content`).
+    allow_content: std::cell::Cell<(u32, Option<bool>)>,
     /// Segment entries tested (tests assert the work is linear in the command).
     #[cfg(test)]
     pub(crate) tested: std::cell::Cell<u64>,
@@ -65,7 +73,9 @@ impl<'a> TableRules<'a> {
         Ok(TableRules {
             s: Sections::new(get)?,
             filter_memo: RefCell::default(),
+            guard_scans: RefCell::default(),
             content_memo: RefCell::default(),
+            allow_content: Default::default(),
             #[cfg(test)]
             tested: Default::default(),
         })
@@ -109,6 +119,35 @@ impl<'a> TableRules<'a> {
 
     fn tool_of(&self, r: &Rule) -> Result<&'a str, Corrupt> {
         self.str_at(r.tool())
+    }
+
+    /// Whether an allow content rule may exist. The allow side is asked once per segment
+    /// (10,000 times for a long command), and most tables have no allow `contains` or
+    /// `regex` rule: after [`ALLOW_CONTENT_AFTER`] lookups the entries are read once to
+    /// know, and a table without one answers at once from then on.
+    fn any_allow_content(&self) -> Result<bool, Corrupt> {
+        let (n, known) = self.allow_content.get();
+        if let Some(any) = known {
+            return Ok(any);
+        }
+        if n < ALLOW_CONTENT_AFTER {
+            self.allow_content.set((n + 1, None));
+            return Ok(true);
+        }
+        let mut any = false;
+        for e in 0..self.s.content.count() {
+            let entry = self
+                .s
+                .content
+                .get(e)
+                .at(Corrupt::record(Kind::Content, e))?;
+            if verdict(&self.rule(entry.rule)?, entry.rule)? == Verdict::Allow {
+                any = true;
+                break;
+            }
+        }
+        self.allow_content.set((n, Some(any)));
+        Ok(any)
     }
 
     /// Test content entry `e`, whose literal (for a `contains` entry) the index already found.
@@ -169,14 +208,7 @@ impl<'a> TableRules<'a> {
         let bad = Corrupt::section(self.kinds(idx).0);
         let range = idx.entries(g).at(bad)?;
         let mut memo = Memo::for_scan(range.len());
-        let cands = {
-            let mut memos = self.filter_memo.borrow_mut();
-            let memo = memos
-                .entry((std::ptr::eq(idx, &self.s.allow), g.filter.0))
-                .or_default();
-            idx.candidates_memo(g, &self.s.strings, reading.known(), memo)
-                .at(bad)?
-        };
+        let cands = self.candidates(idx, g, reading, bad)?;
         let Some(cands) = cands else {
             for e in range {
                 if !self.match_entry(idx, e, reading, true, host, &mut memo, f)? {
@@ -202,6 +234,59 @@ impl<'a> TableRules<'a> {
             }
         }
         Ok(true)
+    }
+
+    /// The entries of group `g` that may match `reading` definitely (sorted), `None` when
+    /// the group has no filter. The table's filter answers until the group has been asked
+    /// [`guards::BUILD_AFTER`] times; a large group then gets its [`GuardScan`].
+    fn candidates(
+        &self,
+        idx: &GroupIndex<'a>,
+        g: &Group,
+        reading: &Reading<'_>,
+        bad: Corrupt,
+    ) -> Result<Option<std::rc::Rc<[u32]>>, Corrupt> {
+        if g.filter.1 == 0 {
+            return Ok(None);
+        }
+        let key = (std::ptr::eq(idx, &self.s.allow), g.filter.0);
+        {
+            let mut scans = self.guard_scans.borrow_mut();
+            let scan = scans.entry(key).or_default();
+            if let GroupScan::Counting(n) = scan {
+                *n += 1;
+                if *n > guards::BUILD_AFTER {
+                    *scan = self.guard_scan(idx, g)?;
+                }
+            }
+            if let GroupScan::Built(s) = scan {
+                return Ok(Some(s.candidates(reading.known())));
+            }
+        }
+        let mut memos = self.filter_memo.borrow_mut();
+        let memo = memos.entry(key).or_default();
+        idx.candidates_memo(g, &self.s.strings, reading.known(), memo)
+            .at(bad)
+    }
+
+    /// Group `g`'s automaton over its entries' guards (`Off` for a small group).
+    fn guard_scan(&self, idx: &GroupIndex<'a>, g: &Group) -> Result<GroupScan, Corrupt> {
+        let range = idx.entries(g).at(Corrupt::section(self.kinds(idx).0))?;
+        if range.len() < guards::MIN_ENTRIES {
+            return Ok(GroupScan::Off);
+        }
+        let mut bodies = Vec::with_capacity(range.len());
+        for e in range {
+            let entry = idx.seg_entry(e).at(Corrupt::record(self.kinds(idx).1, e))?;
+            let p = self.bytes(entry.pattern)?;
+            let body = p
+                .get(1..)
+                .at(Corrupt::offset(Kind::Strings, entry.pattern.off))?;
+            bodies.push((e, body));
+        }
+        Ok(GroupScan::Built(Box::new(GuardScan::build(
+            bodies.into_iter(),
+        ))))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -270,6 +355,9 @@ impl<'a> TableRules<'a> {
         Ok(())
     }
 }
+
+/// Allow-side content lookups before the table is read for allow content entries.
+const ALLOW_CONTENT_AFTER: u32 = 16;
 
 fn span_range(s: Span, bad: Corrupt) -> Result<std::ops::Range<usize>, Corrupt> {
     let o = s.off as usize;
@@ -394,6 +482,9 @@ impl RuleSource for TableRules<'_> {
         f: &mut dyn FnMut(u32),
     ) -> Result<(), Corrupt> {
         let allow = side.is_allow();
+        if allow && !self.any_allow_content()? {
+            return Ok(());
+        }
         let cands = self
             .s
             .content

@@ -30,10 +30,10 @@ fn is_meta(c: u8) -> bool {
     )
 }
 
-const RESERVED_CONTROL: &[&str] = &[
+static RESERVED_CONTROL: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "if", "then", "elif", "else", "fi", "for", "while", "until", "do", "done", "case", "esac",
     "select", "function", "coproc",
-];
+]);
 
 /// What a command list has seen so far (see `list`).
 struct ListState {

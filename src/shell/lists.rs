@@ -2,6 +2,56 @@
 //! builtins that evaluate code, and the env assignments an allow reading may strip.
 //! Every entry has a test in `tests.rs`.
 
+/// A list of names with a membership test that does not scan the list for most names
+/// (issue 12 item 6): the catalogue asks a few dozen of these lists about every segment's
+/// program and words, and scanning them one by one cost about 5,000 instructions a
+/// segment. A 1,024-bit filter of the names' hashes, computed at compile time, answers
+/// "not in the list" for about nine names in ten; the others are checked against the list
+/// itself, so the answer is always the list's.
+pub struct Names {
+    list: &'static [&'static str],
+    bits: [u64; 16],
+}
+
+const fn name_hash(s: &[u8]) -> u32 {
+    // FNV-1a, then a multiply so the filter's bit (the high bits) depends on every byte.
+    let mut h: u32 = 0x811c_9dc5;
+    let mut i = 0;
+    while i < s.len() {
+        h ^= s[i] as u32;
+        h = h.wrapping_mul(0x0100_0193);
+        i += 1;
+    }
+    h.wrapping_mul(0x9E37_79B1) >> 22
+}
+
+impl Names {
+    pub const fn new(list: &'static [&'static str]) -> Names {
+        let mut bits = [0u64; 16];
+        let mut i = 0;
+        while i < list.len() {
+            let h = name_hash(list[i].as_bytes());
+            bits[(h >> 6) as usize] |= 1 << (h & 63);
+            i += 1;
+        }
+        Names { list, bits }
+    }
+
+    /// Whether `name` is in the list (the signature of `<[&str]>::contains`).
+    #[inline]
+    pub fn contains(&self, name: &&str) -> bool {
+        let h = name_hash(name.as_bytes());
+        self.bits[(h >> 6) as usize] & (1 << (h & 63)) != 0 && self.list.contains(name)
+    }
+}
+
+impl std::ops::Deref for Names {
+    type Target = [&'static str];
+    fn deref(&self) -> &[&'static str] {
+        self.list
+    }
+}
+
 /// How a transparent wrapper takes its options before the command it runs.
 pub struct WrapperSpec {
     pub name: &'static str,
@@ -265,14 +315,15 @@ pub fn wrapper(name: &str) -> Option<&'static WrapperSpec> {
 }
 
 /// Wrappers Claude Code itself strips before matching allow rules.
-pub const ALLOW_STRIPPED_WRAPPERS: &[&str] = &["timeout", "time", "nice", "nohup", "stdbuf"];
+pub static ALLOW_STRIPPED_WRAPPERS: Names =
+    Names::new(&["timeout", "time", "nice", "nohup", "stdbuf"]);
 
 /// Reserved words removed from the front of a deny/ask reading.
-pub const LEADING_RESERVED: &[&str] = &[
+pub static LEADING_RESERVED: Names = Names::new(&[
     "!", "{", "}", "(", "if", "then", "elif", "else", "do", "while", "until", "time",
-];
+]);
 
-pub const SHELLS: &[&str] = &[
+pub static SHELLS: Names = Names::new(&[
     "sh",
     "bash",
     "zsh",
@@ -286,11 +337,11 @@ pub const SHELLS: &[&str] = &[
     "yash",
     "pwsh",
     "powershell",
-];
+]);
 
 /// Shells and shell-like command interpreters beyond [`SHELLS`] (restricted, versioned,
 /// static and minor shells, and new-style shells whose `-c` takes a script).
-pub const MORE_SHELLS: &[&str] = &[
+pub static MORE_SHELLS: Names = Names::new(&[
     "rbash",
     "ksh93",
     "ksh88",
@@ -347,10 +398,10 @@ pub const MORE_SHELLS: &[&str] = &[
     "oilshell",
     // Windows' command interpreter, runnable from Git Bash: `cmd /c CMD`, `cmd //c CMD`.
     "cmd",
-];
+]);
 
 /// Names ending in `sh` that are not shells (the runners among them are read as runners).
-const NOT_SHELLS: &[&str] = &[
+static NOT_SHELLS: Names = Names::new(&[
     "ssh",
     "mosh",
     "autossh",
@@ -381,7 +432,7 @@ const NOT_SHELLS: &[&str] = &[
     "tclsh",
     "jimsh",
     "wish",
-];
+]);
 
 /// Is `name` (a lowercased basename) a shell? The lists above, plus a shape: after a
 /// version or build suffix is cut (`bash5`, `zsh-5.9`, `ksh93`, `sh.distrib`, `bash.static`),
@@ -418,7 +469,7 @@ pub fn is_shell(name: &str) -> bool {
 
 /// Env assignments an allow reading may strip (they cannot change which program runs or
 /// what it loads). Anything else keeps the assignment in the reading, so no allow matches.
-pub const SAFE_ENV: &[&str] = &[
+pub static SAFE_ENV: Names = Names::new(&[
     "NODE_ENV",
     "RUST_LOG",
     "RUST_BACKTRACE",
@@ -434,7 +485,7 @@ pub const SAFE_ENV: &[&str] = &[
     "LINES",
     "PAGER_DISABLE",
     "DEBUG",
-];
+]);
 
 pub fn is_safe_env(name: &str) -> bool {
     SAFE_ENV.contains(&name) || name.starts_with("LC_")
@@ -446,7 +497,7 @@ pub fn is_safe_env(name: &str) -> bool {
 /// unattestable, and its value is read as a command for deny rules. Named exactly, or by the
 /// shape of the name (`…_COMMAND`, `…_PAGER`, `GIT_CONFIG_…`: `GIT_CONFIG_KEY_0=core.pager`
 /// with `GIT_CONFIG_VALUE_0=…` is `git -c core.pager=…`).
-pub const RUNS_ENV: &[&str] = &[
+pub static RUNS_ENV: Names = Names::new(&[
     "PAGER",
     "MANPAGER",
     "SYSTEMD_PAGER",
@@ -538,7 +589,7 @@ pub const RUNS_ENV: &[&str] = &[
     "MODULE_PATH",
     // Lets git's `ext::` transport run its command (red team, session 5).
     "GIT_ALLOW_PROTOCOL",
-];
+]);
 
 /// Variables a program reads its options, its configuration file or its plugins from
 /// (red team, session 6: `XZ_OPT=--files=.env xz`, `PYTEST_PLUGINS=m pytest`,

@@ -177,7 +177,7 @@ fn safe_env_list_excludes_loaders() {
     ] {
         assert!(!lists::is_safe_env(bad), "{bad}");
     }
-    for good in lists::SAFE_ENV {
+    for good in lists::SAFE_ENV.iter() {
         assert!(lists::is_safe_env(good));
     }
     assert!(lists::is_safe_env("LC_ALL"));
@@ -189,7 +189,7 @@ fn safe_env_list_excludes_loaders() {
 
 #[test]
 fn shells_runners_and_builtins_are_unattestable() {
-    for sh in lists::SHELLS {
+    for sh in lists::SHELLS.iter() {
         assert!(unattestable(&format!("{sh} -c 'ls'")), "{sh}");
         assert!(unattestable(&format!("{sh} script")), "{sh}");
     }
@@ -489,4 +489,35 @@ fn long_segments_are_not_brace_expansions() {
         "echo {} {{1..200}} {{1..200}}",
         words.join(" ")
     )));
+}
+
+/// `lists::Names` answers exactly as the list's own `contains`: every name it holds, and
+/// names near them (a byte more, less or changed, another case).
+#[test]
+fn names_filter_answers_as_the_list() {
+    static WORDS: lists::Names = lists::Names::new(&["ls", "rm", "", "git", "a-b.c", "ßh", "x"]);
+    for list in [
+        &WORDS,
+        &lists::SHELLS,
+        &lists::MORE_SHELLS,
+        &lists::SAFE_ENV,
+    ] {
+        for &n in list.iter() {
+            assert!(list.contains(&n), "{n}");
+            let near = [
+                format!("{n}x"),
+                n.chars().skip(1).collect::<String>(),
+                n.to_uppercase(),
+                n.replace('s', "z"),
+                format!("x{n}"),
+            ];
+            for m in &near {
+                assert_eq!(
+                    list.contains(&m.as_str()),
+                    list.iter().any(|x| x == m),
+                    "{m}"
+                );
+            }
+        }
+    }
 }

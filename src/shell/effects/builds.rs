@@ -211,7 +211,7 @@ pub(super) fn build_tools(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
 
 /// Values of `-test.NAME` flags other than plain settings (anywhere, also after `--`).
 fn go_test_flag_values(args: &[Vec<u8>]) -> Vec<Vec<u8>> {
-    const SETTINGS: &[&str] = &[
+    static SETTINGS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
         "v",
         "run",
         "bench",
@@ -241,7 +241,7 @@ fn go_test_flag_values(args: &[Vec<u8>]) -> Vec<Vec<u8>> {
         "mutexprofilefraction",
         "trace",
         "outputdir",
-    ];
+    ]);
     let mut out = Vec::new();
     for (k, a) in args.iter().enumerate() {
         let t = text(a);

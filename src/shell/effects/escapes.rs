@@ -27,7 +27,7 @@ use super::{Inner, Runs};
 /// Programs that run the command given after their own options (a transparent or
 /// privileged exec wrapper, a personality or loader, a job launcher, an init for
 /// containers). Each is read as a suffix runner.
-pub const RUNNERS: &[&str] = &[
+pub static RUNNERS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "nocache",
     "caffeinate",
     "run0",
@@ -129,7 +129,7 @@ pub const RUNNERS: &[&str] = &[
     "glibtool",
     "envuidgid",
     "vglrun",
-];
+]);
 
 /// Programs whose subcommand runs the command after it (`pueue add -- CMD`, `rbenv exec
 /// CMD`, `toolbox run CMD`).
@@ -190,7 +190,7 @@ pub const SUBCOMMAND_RUNNERS: &[(&str, &[&str])] = &[
 ];
 
 /// Programs whose inline code [`exec_strings`] looks into.
-const INTERPRETER_LIKE: &[&str] = &[
+static INTERPRETER_LIKE: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "python",
     "pypy",
     "node",
@@ -235,7 +235,7 @@ const INTERPRETER_LIKE: &[&str] = &[
     "gawk",
     "mawk",
     "nawk",
-];
+]);
 
 /// `ld-linux-x86-64.so.2`, `ld.so`, `ld-musl-x86_64.so.1`, `ld64.so.2`: the dynamic loader
 /// runs the program named after its options.
@@ -980,13 +980,13 @@ fn value_opts(base: &str) -> &'static [&'static str] {
 
 /// An interpreter with no script, inline code or module reads its program from stdin.
 fn interpreter_reads_stdin(base: &str, args: &[String]) -> bool {
-    const STDIN_SCRIPTS: &[&str] = &[
+    static STDIN_SCRIPTS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
         "-",
         "/dev/stdin",
         "/dev/fd/0",
         "/proc/self/fd/0",
         "/dev/tty",
-    ];
+    ]);
     // Inline code and modules are read elsewhere (`python -c`, `node -e`).
     let inline = [
         "-c", "-e", "-E", "-m", "-r", "--eval", "-p", "--print", "-R", "-B", "-F", "-f", "-x",

@@ -4,7 +4,7 @@ use super::{git, options, text, Access, Effects, Net};
 use crate::pattern::WILD;
 
 /// Programs that read every operand.
-const READERS: &[&str] = &[
+static READERS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "cat",
     "tac",
     "head",
@@ -83,14 +83,14 @@ const READERS: &[&str] = &[
     "pdftotext",
     "source",
     ".",
-];
+]);
 /// Readers whose first operand is a pattern or script, not a file (unless given by `-e`/`-f`).
-const PATTERN_FIRST: &[&str] = &[
+static PATTERN_FIRST: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "sed", "gsed", "awk", "gawk", "mawk",
     "nawk", "look",
-];
+]);
 /// Editors: read and write every operand.
-const EDITORS: &[&str] = &[
+static EDITORS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "vi",
     "vim",
     "nvim",
@@ -117,9 +117,9 @@ const EDITORS: &[&str] = &[
     "kate",
     "subl",
     "sponge",
-];
+]);
 /// Remove (or move away) every operand.
-const DELETERS: &[&str] = &[
+static DELETERS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "rm",
     "rmdir",
     "unlink",
@@ -144,15 +144,16 @@ const DELETERS: &[&str] = &[
     "gshred",
     "grmdir",
     "recycle",
-];
+]);
 /// Change metadata of every operand after the first (mode, owner, attribute, ACL).
-const META_AFTER_FIRST: &[&str] = &["chmod", "chown", "chgrp", "chattr", "chcon"];
+static META_AFTER_FIRST: crate::shell::lists::Names =
+    crate::shell::lists::Names::new(&["chmod", "chown", "chgrp", "chattr", "chcon"]);
 /// Change metadata or what a path is, every operand.
-const META: &[&str] = &[
+static META: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "touch", "mount", "umount", "setfacl", "setfattr", "chflags", "utime",
-];
+]);
 /// Create or overwrite every operand.
-const CREATORS: &[&str] = &[
+static CREATORS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "mkdir",
     "mkfifo",
     "mknod",
@@ -160,27 +161,27 @@ const CREATORS: &[&str] = &[
     "tee",
     "fallocate",
     "mktemp",
-];
+]);
 /// Copy-like programs: sources, then a destination (or `-t DIR`).
-const COPIERS: &[&str] = &[
+static COPIERS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "cp", "mv", "ln", "install", "rsync", "scp", "ginstall", "gcp", "ditto",
-];
+]);
 /// Programs that fetch URLs.
-pub const FETCHERS: &[&str] = &[
+pub static FETCHERS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "curl", "wget", "wget2", "http", "https", "xh", "xhs", "aria2c", "lynx", "links", "w3m",
     "httpie", "fetch", "curlie",
-];
+]);
 /// Programs that reach the network (besides fetchers).
-const NETWORK: &[&str] = &[
+static NETWORK: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "ssh", "scp", "sftp", "rsync", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "lftp", "gh",
     "aws", "gcloud", "az", "kubectl", "docker", "podman", "npm", "pnpm", "yarn", "pip", "pip3",
     "uv", "cargo", "go", "gem", "brew", "apt", "apt-get", "dnf", "yum", "dig", "nslookup", "host",
     "ping", "mail", "sendmail", "s3cmd", "rclone", "openssl",
     // Test runners that can upload (`pytest --pastebin`) or fetch as a plugin does.
     "pytest", "py.test", "tox", "nox",
-];
+]);
 /// Programs whose operands are not opened (names, numbers, text, queries).
-const NO_FILES: &[&str] = &[
+static NO_FILES: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "ls", "stat", "test", "[", "[[", "du", "df", "basename", "dirname", "realpath", "readlink",
     "echo", "printf", "pwd", "true", "false", "which", "type", "whereis", "hash", "exit", "return",
     "export", "unset", "set", "shopt", "wait", "kill", "pkill", "sleep", "date", "id", "whoami",
@@ -191,10 +192,10 @@ const NO_FILES: &[&str] = &[
     "whatis", "lsof", "pgrep", "top", "htop", "watch", "timeout", "time", "nice", "nohup", "sudo",
     "doas", "command", "builtin", "exec", "xargs", "ionice", "chrt", "taskset", "setsid", "stdbuf",
     "unbuffer", "busybox",
-];
+]);
 /// Interpreters: the first operand is a script they read and run; the rest is the
 /// script's business.
-const INTERPRETERS: &[&str] = &[
+static INTERPRETERS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "python",
     "python2",
     "python3",
@@ -226,7 +227,7 @@ const INTERPRETERS: &[&str] = &[
     "sbcl",
     "ts-node",
     "tsx",
-];
+]);
 
 /// GNU programs accept any unambiguous prefix of a long option (`--recur` is
 /// `--recursive`): a word of at least `--` and 2 letters that begins a long name counts.
@@ -2501,7 +2502,7 @@ fn version_control(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
             // Version control: anything but a query rewrites the work tree (and `export`,
             // `clone`, `checkout` write into their target).
             e.net = Net::Maybe;
-            const QUERIES: &[&str] = &[
+            static QUERIES: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
                 "status",
                 "st",
                 "log",
@@ -2534,7 +2535,7 @@ fn version_control(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
                 "proplist",
                 "propget",
                 "mergeinfo",
-            ];
+            ]);
             if !QUERIES.contains(&sub.as_str()) {
                 e.tree = true;
                 match ops.get(2) {

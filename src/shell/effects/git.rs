@@ -66,7 +66,7 @@ fn command_key(key: &str) -> bool {
 /// Subcommands that leave the work tree alone (everything else may rewrite it: switch,
 /// checkout, pull, merge, rebase, reset, stash, apply, restore, …, and any subcommand or
 /// alias polc does not know).
-const LEAVES_TREE: &[&str] = &[
+static LEAVES_TREE: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "status",
     "log",
     "diff",
@@ -129,10 +129,10 @@ const LEAVES_TREE: &[&str] = &[
     "mv",
     "--version",
     "--help",
-];
+]);
 
 /// Subcommands that talk to a remote.
-const NETWORK: &[&str] = &[
+static NETWORK: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "clone",
     "fetch",
     "pull",
@@ -143,7 +143,7 @@ const NETWORK: &[&str] = &[
     "send-email",
     "request-pull",
     "archive",
-];
+]);
 
 /// Index (in `args`) of git's subcommand, after its global options.
 pub fn subcommand_at(args: &[String]) -> usize {
@@ -541,7 +541,7 @@ fn option_files(rest: &[Vec<u8>], sub: &str, e: &mut Effects) {
 
 /// Subcommands that take object names (`REV:path`, `:N:path`): the blob is printed or
 /// named (`rev-parse HEAD:.env` gives the id `cat-file -p ID` prints).
-const OBJECT_NAMES: &[&str] = &[
+static OBJECT_NAMES: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "show",
     "cat-file",
     "grep",
@@ -554,7 +554,7 @@ const OBJECT_NAMES: &[&str] = &[
     "diff-tree",
     "blame",
     "annotate",
-];
+]);
 
 /// The path of an object name `REV:path`, `:N:path` (index stage N) or `:path` (the index).
 fn object_path(a: &[u8]) -> Option<&[u8]> {

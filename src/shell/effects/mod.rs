@@ -265,7 +265,12 @@ pub(crate) fn text(v: &[u8]) -> String {
 /// `RM.EXE` → `rm`. Git Bash (MSYS2), where Claude Code runs its Bash tool on Windows, runs
 /// `rm.exe` as `rm`: a deny rule for `rm` must see it, and the catalogue must know it.
 pub fn program_name(v: &[u8]) -> String {
-    let mut n = text(basename_raw(v)).to_ascii_lowercase();
+    // One allocation: the name is almost always UTF-8 already.
+    let b = basename_raw(v);
+    let mut n = match std::str::from_utf8(b) {
+        Ok(s) => s.to_ascii_lowercase(),
+        Err(_) => text(b).to_ascii_lowercase(),
+    };
     if n.len() > 4 && n.ends_with(".exe") {
         n.truncate(n.len() - 4);
     }

@@ -25,7 +25,7 @@ use super::{text, Effects, Net};
 use crate::pattern::WILD;
 
 /// Programs that connect to hosts named in their arguments (lowercased basenames).
-const REACHES: &[&str] = &[
+static REACHES: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "ssh",
     "scp",
     "sftp",
@@ -118,11 +118,11 @@ const REACHES: &[&str] = &[
     "mount.cifs",
     "torsocks",
     "gpg",
-];
+]);
 
 /// Programs of [`REACHES`] that mostly work on local files: only URLs and their host options
 /// (`--keyserver`, `-h`/`--host`) name destinations.
-const URL_ONLY: &[&str] = &[
+static URL_ONLY: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "gpg",
     "ffmpeg",
     "ffprobe",
@@ -137,10 +137,10 @@ const URL_ONLY: &[&str] = &[
     "mongo",
     "mongosh",
     "ldapsearch",
-];
+]);
 
 /// git subcommands whose arguments name remotes.
-const GIT_REMOTE: &[&str] = &[
+static GIT_REMOTE: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "push",
     "fetch",
     "pull",
@@ -153,7 +153,7 @@ const GIT_REMOTE: &[&str] = &[
     "request-pull",
     "send-pack",
     "fetch-pack",
-];
+]);
 
 /// Adds the destinations of a network program's arguments to `e.urls`.
 pub fn destinations(e: &mut Effects, args: &[Vec<u8>]) {

@@ -383,7 +383,7 @@ fn shell_option_changes_words(n: &str, args: &[String]) -> bool {
 
 /// bash's `set -o` names that leave the meaning of later words alone (or make them more
 /// literal: `noglob`, `braceexpand` off).
-const SET_O_PLAIN: &[&str] = &[
+static SET_O_PLAIN: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "allexport",
     "braceexpand",
     "emacs",
@@ -407,10 +407,10 @@ const SET_O_PLAIN: &[&str] = &[
     "vi",
     "xtrace",
     "history",
-];
+]);
 
 /// `shopt` names that change what later words mean.
-const SHOPT_WORDS: &[&str] = &[
+static SHOPT_WORDS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "cdable_vars",
     "expand_aliases",
     "extdebug",
@@ -418,7 +418,7 @@ const SHOPT_WORDS: &[&str] = &[
     "keyword",
     "histexpand",
     "posix",
-];
+]);
 
 /// Interpreters given inline code, and programs given an option that runs a command whose
 /// text is not looked into.
@@ -889,10 +889,10 @@ fn rsync_runs(args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
 fn multiplexer(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     r.unattest("terminal multiplexer");
     // Options of tmux's commands that take a value (the command follows them).
-    const WITH_ARG: &[&str] = &[
+    static WITH_ARG: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
         "-t", "-s", "-n", "-c", "-F", "-x", "-y", "-e", "-l", "-p", "-S", "-L", "-f", "-T", "-w",
         "-h", "-d", "-X", "-r", "-R", "-N",
-    ];
+    ]);
     let starts_cmd = |a: &str| {
         matches!(
             a,
@@ -1028,7 +1028,7 @@ pub(super) fn option_values(
 /// Terminal emulators, multiplexers other than tmux/screen, terminal servers, pty wrappers
 /// and keystroke injectors: what they run or type is a command polc cannot attest. Every
 /// suffix of their arguments is walked as a command, and typed text as shell input.
-const TERMINALS: &[&str] = &[
+static TERMINALS: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "zellij",
     "wezterm",
     "wezterm-gui",
@@ -1106,7 +1106,7 @@ const TERMINALS: &[&str] = &[
     "minicom",
     "picocom",
     "cu",
-];
+]);
 
 fn terminal(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
     r.unattest("terminal driver runs or types commands");
