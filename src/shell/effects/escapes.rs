@@ -462,6 +462,41 @@ fn compiler_flags_write_or_run(v: &str) -> bool {
     })
 }
 
+/// cargo's options that run programs: `--config` (a runner, `rustc-wrapper`, `rustc`, a
+/// linker: the value after `=` is walked), `--manifest-path` outside the project, `cargo
+/// watch -x/-s`.
+fn cargo_runs(args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
+    for v in option_values(args, arg_words, &["--config"]) {
+        // `--config target.runner="polc confirm"`, `build.rustc-wrapper=…`, a file.
+        r.unattest("cargo --config can set a runner, a compiler wrapper or a linker");
+        if let Some((_, val)) = v.split_once('=') {
+            let val = unquote(val);
+            let val = val.trim_start_matches('[').trim_end_matches(']');
+            let cmd: Vec<String> = val
+                .split(',')
+                .map(|s| unquote(s.trim()))
+                .filter(|s| !s.is_empty())
+                .collect();
+            r.inner(Inner::Script(cmd.join(" ")));
+        }
+    }
+    for p in option_values(args, arg_words, &["--manifest-path"]) {
+        if p.starts_with('/') || p.starts_with('~') || p.contains("..") {
+            r.unattest("cargo builds a package from outside the project");
+        }
+    }
+    if args.first().is_some_and(|a| a == "watch") {
+        for v in option_values(args, arg_words, &["-x", "--exec"]) {
+            r.unattest("cargo watch runs commands");
+            r.inner(Inner::Script(format!("cargo {v}")));
+        }
+        for v in option_values(args, arg_words, &["-s", "--shell"]) {
+            r.unattest("cargo watch runs commands");
+            r.inner(Inner::Script(v));
+        }
+    }
+}
+
 /// Strip one pair of surrounding quotes (`"polc confirm"` → `polc confirm`).
 fn unquote(v: &str) -> String {
     let t = v.trim();
@@ -511,37 +546,7 @@ fn build_tools(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs
         {
             r.unattest("pytest reads its options from a configuration file polc does not read");
         }
-        "cargo" => {
-            for v in option_values(args, arg_words, &["--config"]) {
-                // `--config target.runner="polc confirm"`, `build.rustc-wrapper=…`, a file.
-                r.unattest("cargo --config can set a runner, a compiler wrapper or a linker");
-                if let Some((_, val)) = v.split_once('=') {
-                    let val = unquote(val);
-                    let val = val.trim_start_matches('[').trim_end_matches(']');
-                    let cmd: Vec<String> = val
-                        .split(',')
-                        .map(|s| unquote(s.trim()))
-                        .filter(|s| !s.is_empty())
-                        .collect();
-                    r.inner(Inner::Script(cmd.join(" ")));
-                }
-            }
-            for p in option_values(args, arg_words, &["--manifest-path"]) {
-                if p.starts_with('/') || p.starts_with('~') || p.contains("..") {
-                    r.unattest("cargo builds a package from outside the project");
-                }
-            }
-            if args.first().is_some_and(|a| a == "watch") {
-                for v in option_values(args, arg_words, &["-x", "--exec"]) {
-                    r.unattest("cargo watch runs commands");
-                    r.inner(Inner::Script(format!("cargo {v}")));
-                }
-                for v in option_values(args, arg_words, &["-s", "--shell"]) {
-                    r.unattest("cargo watch runs commands");
-                    r.inner(Inner::Script(v));
-                }
-            }
-        }
+        "cargo" => cargo_runs(args, arg_words, r),
         // gcc/clang driver options that write files the catalogue does not place (a link
         // map, dumps, profiles, another output) or load code (plugins, spec files, another
         // program folder); `protoc --plugin` runs the plugin.
