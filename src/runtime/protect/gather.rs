@@ -559,8 +559,17 @@ impl Protected {
             add(Entry::Dir(d, true));
         }
         // The scripts the agents' configuration runs (hooks, status lines, MCP servers).
-        for (p, ask) in super::referenced::scripts(root, &self.homes) {
+        let (scripts, bounded) = super::referenced::scripts(root, &self.homes);
+        for (p, ask) in scripts {
             add(Entry::File(p, ask));
+        }
+        // A bound met reading the configuration: a script it runs may be missing, so every
+        // write under the project and the homes asks.
+        if bounded {
+            add(Entry::Dir(root.clone(), true));
+            for h in &self.homes {
+                add(Entry::Dir(h.clone(), true));
+            }
         }
         for h in &self.homes {
             add(Entry::Named(h.join(".claude"), "settings", ".json"));
@@ -781,9 +790,13 @@ impl Protected {
             .and_then(|e| e.parent().map(Path::to_path_buf));
         let venv = std::env::var_os("VIRTUAL_ENV").map(|v| PathBuf::from(v).join("bin"));
         let path = std::env::var_os("PATH")?;
-        for d in std::env::split_paths(&path).take(64) {
+        for (k, d) in std::env::split_paths(&path).enumerate() {
             if exe_dir.as_deref() == Some(d.as_path()) {
                 return None;
+            }
+            // Past 64 folders polc does not look: as if one were a local one.
+            if k == 64 {
+                return Some(d);
             }
             let local = !d.is_absolute()
                 || d.ends_with("node_modules/.bin")

@@ -103,14 +103,18 @@ const INTERPRETERS: &[&str] = &[
     ".",
 ];
 
-/// The scripts the configuration under `root` and `homes` runs: (path, ask).
-pub(super) fn scripts(root: &Path, homes: &[PathBuf]) -> Vec<(PathBuf, bool)> {
+/// The scripts the configuration under `root` and `homes` runs: (path, ask), and whether a
+/// bound was met (then some script may be missing: the caller asks about every write).
+pub(super) fn scripts(root: &Path, homes: &[PathBuf]) -> (Vec<(PathBuf, bool)>, bool) {
+    let mut bounded = false;
     let mut files: Vec<(PathBuf, PathBuf)> = Vec::new();
     for rel in PROJECT {
         files.push((root.join(rel), root.to_path_buf()));
     }
     if let Ok(rd) = std::fs::read_dir(root.join(".github/hooks")) {
-        for e in rd.flatten().take(64) {
+        let hooks: Vec<_> = rd.flatten().take(65).collect();
+        bounded |= hooks.len() > 64;
+        for e in hooks.iter().take(64) {
             files.push((e.path(), root.to_path_buf()));
         }
     }
@@ -126,9 +130,10 @@ pub(super) fn scripts(root: &Path, homes: &[PathBuf]) -> Vec<(PathBuf, bool)> {
     let home = homes.first().cloned();
     let mut out = Vec::new();
     for (file, base) in files {
-        let Some(text) = read_small(&file) else {
+        let Some((text, whole)) = read_small(&file) else {
             continue;
         };
+        bounded |= !whole;
         let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
         let places = Places {
             root,
@@ -141,10 +146,13 @@ pub(super) fn scripts(root: &Path, homes: &[PathBuf]) -> Vec<(PathBuf, bool)> {
             Ok(v) => {
                 let mut budget = MAX_VALUES;
                 visit(&v, false, &mut budget, &mut found);
+                bounded |= budget == 0;
             }
             // TOML, JSONC or broken JSON: every quoted string, each word an argument (ask).
             Err(_) => {
-                for s in quoted_strings(&String::from_utf8_lossy(&text)) {
+                let strings = quoted_strings(&String::from_utf8_lossy(&text));
+                bounded |= strings.len() >= MAX_VALUES;
+                for s in strings {
                     found.push((s, false));
                 }
             }
@@ -157,22 +165,24 @@ pub(super) fn scripts(root: &Path, homes: &[PathBuf]) -> Vec<(PathBuf, bool)> {
             }
             if out.len() > MAX_SCRIPTS {
                 out.truncate(MAX_SCRIPTS);
-                return out;
+                return (out, true);
             }
         }
     }
-    out
+    (out, bounded)
 }
 
-fn read_small(p: &Path) -> Option<Vec<u8>> {
+/// A regular file's first [`MAX_FILE`] bytes, and whether that is all of it.
+fn read_small(p: &Path) -> Option<(Vec<u8>, bool)> {
     use std::io::Read;
     let f = std::fs::File::open(p).ok()?;
-    if !f.metadata().ok()?.is_file() {
+    let m = f.metadata().ok()?;
+    if !m.is_file() {
         return None;
     }
     let mut v = Vec::new();
     f.take(MAX_FILE).read_to_end(&mut v).ok()?;
-    Some(v)
+    Some((v, m.len() <= MAX_FILE))
 }
 
 /// Collect (string, under a command key) from a JSON value.
@@ -392,7 +402,8 @@ mod tests {
             "notify = [\"python3\", \"/opt/n/notify.py\"]\n",
         )
         .unwrap();
-        let got = scripts(root, &[]);
+        let (got, bounded) = scripts(root, &[]);
+        assert!(!bounded);
         for (rel, ask) in [
             ("scripts/guard.sh", false),
             (".claude/statusline.sh", false),
@@ -406,5 +417,26 @@ mod tests {
             got.contains(&(PathBuf::from("/opt/n/notify.py"), true)),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn a_bound_met_is_reported() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path();
+        std::fs::create_dir_all(root.join(".github/hooks")).unwrap();
+        for i in 0..65 {
+            std::fs::write(root.join(format!(".github/hooks/h{i}.json")), "{}").unwrap();
+        }
+        assert!(scripts(root, &[]).1);
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path();
+        std::fs::create_dir_all(root.join(".claude")).unwrap();
+        let many: Vec<String> = (0..5000).map(|i| format!("\"x{i}\"")).collect();
+        std::fs::write(
+            root.join(".claude/settings.json"),
+            format!("[{}]", many.join(",")),
+        )
+        .unwrap();
+        assert!(scripts(root, &[]).1);
     }
 }
