@@ -15,6 +15,8 @@
 
 mod gather;
 mod referenced;
+/// The scripts the agents' project configuration runs (the tripwire watches them too).
+pub(crate) use referenced::scripts as referenced_scripts;
 mod target;
 mod tool;
 mod walk;

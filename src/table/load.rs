@@ -23,7 +23,7 @@ const ADVISE_MIN_BYTES: u64 = 1 << 20;
 /// report): 86 KB 7.7 vs 14 µs, 1 MiB 76 vs 43 µs, 4 MiB 390 vs 55 µs, 25 MB 5.9 ms vs
 /// 52 µs. Larger tables are mapped under a read lease (`lease.rs`) and fall back to a copy
 /// when no lease can be had.
-pub const PRIVATE_COPY_MAX: u64 = 1 << 20;
+pub const PRIVATE_COPY_MAX: u64 = 64 << 10;
 
 /// How a table's bytes were found intact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -105,7 +105,7 @@ const INTERPRETERS: &[&str] = &[
 
 /// The scripts the configuration under `root` and `homes` runs: (path, ask), and whether a
 /// bound was met (then some script may be missing: the caller asks about every write).
-pub(super) fn scripts(root: &Path, homes: &[PathBuf]) -> (Vec<(PathBuf, bool)>, bool) {
+pub(crate) fn scripts(root: &Path, homes: &[PathBuf]) -> (Vec<(PathBuf, bool)>, bool) {
     let mut bounded = false;
     let mut files: Vec<(PathBuf, PathBuf)> = Vec::new();
     for rel in PROJECT {
