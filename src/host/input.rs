@@ -258,6 +258,24 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
     if let Some(m) = mcp_request(inp, name) {
         return Ok(m);
     }
+    // Claude Code's `Config` tool with a value writes Claude's settings (the permission
+    // mode among them): an edit of the user's settings file, which self-protection denies
+    // (red team, session 7). Reading a setting (no value) stays the tool's own call.
+    if name == "Config" && inp.tool_input.get("value").is_some_and(|v| !v.is_null()) {
+        let file = "~/.claude/settings.json";
+        return Ok(Mapped {
+            request: Request::Tool {
+                tool: crate::tools::EDIT.to_string(),
+                subject: file.to_string(),
+                input_text: serde_json::json!({ "file_path": file, "setting": inp.tool_input })
+                    .to_string(),
+                name: name.to_string(),
+            },
+            also: Vec::new(),
+            unattestable: Some("a change to the agent's own settings".into()),
+            workdir: None,
+        });
+    }
     let tool = canonical_tool(name);
     let ti = &inp.tool_input;
     // Search tools (Grep, Glob, search_file_content, …) read a folder: `path`, else the cwd.

@@ -184,3 +184,117 @@ fn s7_pytest_toml_is_runner_configuration() {
         );
     }
 }
+
+/// C7-configtool: Claude Code's `Config` tool with a value writes Claude's settings (the
+/// permission mode among them): denied in every mode; reading a setting is left alone.
+#[test]
+fn s7_claude_config_tool_writes_are_denied() {
+    let p = project(Broad);
+    let root = p.dir.path().canonicalize().unwrap();
+    for mode in ["default", "acceptEdits", "bypassPermissions"] {
+        for (input, want) in [
+            (
+                json!({"setting": "permissions.defaultMode", "value": "acceptEdits"}),
+                "deny",
+            ),
+            (json!({"setting": "model", "value": "haiku"}), "deny"),
+            (
+                json!({"setting": "autoMemoryEnabled", "value": true}),
+                "deny",
+            ),
+            (json!({"setting": "model"}), "none"),
+        ] {
+            let stdin = json!({"session_id": "cfg", "cwd": root, "hook_event_name": "PreToolUse",
+                "tool_name": "Config", "tool_input": input, "permission_mode": mode});
+            assert_eq!(
+                common::host_verdict(&p, "claude", &stdin),
+                want,
+                "{mode} {input}"
+            );
+        }
+    }
+}
+
+/// C7-gitdashed and C7-pymodule: git's dashed builtins are git subcommands and `python -m
+/// MODULE` is MODULE's command line, for deny rules and the catalogue alike.
+#[test]
+fn s7_dispatched_programs_are_read_as_their_commands() {
+    expect(&[
+        (
+            ShippedBroad,
+            "/usr/lib/git-core/git-push --force origin main",
+            Deny,
+        ),
+        (ShippedBroad, "/usr/lib/git-core/git-push -f", Deny),
+        (ShippedBroad, "/usr/lib/git-core/git-show HEAD:.env", Deny),
+        (
+            ShippedBroad,
+            "/usr/lib/git-core/git-cat-file -p HEAD:.env",
+            Deny,
+        ),
+        (
+            ShippedBroad,
+            "cd /usr/lib/git-core && ./git-push --force",
+            Deny,
+        ),
+        (ShippedBroad, "git-push.exe --force", Deny),
+        (
+            ShippedBroad,
+            "/usr/lib/git-core/git-reset --hard",
+            AskOrDeny,
+        ),
+        (ShippedBroad, "/usr/lib/git-core/git-clean -fdx", AskOrDeny),
+        // A work-tree rewrite of a protected folder asks, in either spelling.
+        (ShippedBroad, "git checkout -- .claude", AskOrDeny),
+        (
+            ShippedBroad,
+            "/usr/lib/git-core/git-checkout -- .claude",
+            AskOrDeny,
+        ),
+        (
+            Broad,
+            "/usr/lib/git-core/git-config core.fsmonitor 'touch /tmp/PWN; false'",
+            AskOrDeny,
+        ),
+        (
+            Broad,
+            "/usr/lib/git-core/git-config core.hooksPath /tmp/evil",
+            AskOrDeny,
+        ),
+        (
+            ShippedBroad,
+            "python3 -m awscli s3 rb s3://bucket --force",
+            Deny,
+        ),
+        (
+            ShippedBroad,
+            "python -m awscli dynamodb delete-table --table-name t",
+            Deny,
+        ),
+        (
+            ShippedBroad,
+            "python3 -m awscli configure export-credentials --format env",
+            Deny,
+        ),
+        (ShippedBroad, "python3 -m pip install evil", AskOrDeny),
+        (ShippedBroad, "python3 -m twine upload dist/x", AskOrDeny),
+        (ShippedBroad, "python3.11 -m twine upload dist/x", AskOrDeny),
+        (
+            ShippedBroad,
+            "/usr/bin/python3 -m twine upload dist/x",
+            AskOrDeny,
+        ),
+        (ShippedBroad, "python3 -Im twine upload dist/x", AskOrDeny),
+        (
+            ShippedBroad,
+            "python3 -W ignore -m twine upload dist/x",
+            AskOrDeny,
+        ),
+        (ShippedBroad, "python3 -mtwine upload dist/x", AskOrDeny),
+        (ShippedBroad, "python3 -Bmawscli s3 rb s3://b --force", Deny),
+        // Plain forms stay as they were.
+        (ShippedBroad, "python3 -m http.server --help", Allow),
+        (ShippedBroad, "python3 src/x.py", Allow),
+        (Shipped, "git status", Allow),
+    ]);
+}
