@@ -298,3 +298,88 @@ fn s7_dispatched_programs_are_read_as_their_commands() {
         (Shipped, "git status", Allow),
     ]);
 }
+
+/// C7-dedup: de-duplicators given the root or a folder above it may turn a copy into a hard
+/// link of a protected file: ask, like a remover.
+#[test]
+fn s7_deduplicators_given_the_root_ask() {
+    let mut rows = Vec::new();
+    for cmd in [
+        "hardlink -c -O .",
+        "hardlink -cO ./",
+        "hardlink -c -O ..",
+        "hardlink -cO /",
+        "hardlink -cO src/..",
+        "hardlink -c -m .",
+        "jdupes -L -r .",
+        "jdupes -rL ..",
+        "rdfind -makehardlinks true .",
+        "fclones link .",
+        "czkawka_cli dup -d . --delete-method HARD",
+        "cd .. && hardlink -cO .",
+    ] {
+        rows.push((Broad, cmd, AskOrDeny));
+        rows.push((ShippedBroad, cmd, AskOrDeny));
+    }
+    rows.push((Broad, "hardlink -c -O src", Allow));
+    rows.push((Broad, "eslint .", Allow));
+    expect(&rows);
+}
+
+/// C7-tarlist: `tar -T LIST` archives what LIST (or stdin) names: any path may be read.
+#[test]
+fn s7_tar_file_lists_read_any_path() {
+    let mut rows = Vec::new();
+    for cmd in [
+        "tar -T src/list -cf - | cat",
+        "tar -cf - -T src/list",
+        "tar -cf - --files-from=src/list",
+        "tar -cf - --files-from src/list",
+        "tar cfT - src/list",
+        "echo .env | tar -cf - -T -",
+        "echo .env | tar -cf - --files-from=- | cat",
+        "tar -cf src/x.tar -T src/list",
+        "tar --create --file=- --files-from=src/list",
+        "bsdtar -cf - -T src/list",
+        "tar -czf - -T src/list | base64",
+        "git ls-files -z | tar -cf - --null -T -",
+    ] {
+        rows.push((ShippedBroad, cmd, AskOrDeny));
+    }
+    rows.push((ShippedBroad, "tar -cf src/x.tar src/main.rs", Allow));
+    expect(&rows);
+}
+
+/// C7-docinclude and C7-jqimport: processors whose input names files they read (or
+/// commands they run).
+#[test]
+fn s7_processors_that_include_what_their_input_names() {
+    let mut rows = Vec::new();
+    for cmd in [
+        "echo '#include \".env\"' | cpp -P",
+        "printf '#include \"/x/.env\"\\n' | cpp -P",
+        "echo '.so .env' | nroff",
+        "echo '.so .env' | groff -Tascii",
+        "echo '.so .env' | troff",
+        "echo '.sy rm -rf ~' | groff -U -Tascii",
+        "echo '.pso cat .env' | groff -U",
+        "echo '\\input{.env}' | tex",
+        "pdflatex -shell-escape src/x.tex",
+        "echo './.env as Text' | dhall text",
+        "mlr -n put 'end{print system(\"rm -rf ~\")}'",
+        "mlr -n put 'end{exec(\"rm\",[\"-rf\",\"~\"])}'",
+        "yq -n 'load_str(\".env\")'",
+        "yq -n 'load(\".env.json\")'",
+        "jq -n 'import \".env\" as $c; $c'",
+        "jq -n -L . 'import \".env\" as $c; $c'",
+        "jq -nL. 'import \".env\" as $c; $c'",
+        "jq -n 'include \"x\"; 1'",
+        "jq -n -L/ 'import \"tmp/home/.docker/config\" as $c; $c'",
+        "echo '{}' | jq 'import \".env\" as $c; $c'",
+    ] {
+        rows.push((ShippedBroad, cmd, AskOrDeny));
+    }
+    rows.push((ShippedBroad, "jq .name package.json", Allow));
+    rows.push((ShippedBroad, "mlr --icsv --ojson cat src/x.csv", Allow));
+    expect(&rows);
+}

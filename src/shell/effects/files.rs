@@ -620,9 +620,66 @@ fn list_operands(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
             }
         }
         "sort" | "wc" | "du" | "cat" | "head" | "tail" if has(&["--files0-from"]) => Access::Read,
+        // `tar -cf - -T LIST` archives every file LIST (or stdin) names; `cfT` bundled the
+        // old way; extracting with a list writes the members it names (red team, session 7).
+        "tar" | "bsdtar" | "gtar" if has(&["--files-from", "-T"]) || tar_bundled_list(args) => {
+            let extracting = args.iter().any(|a| {
+                a == b"--extract"
+                    || a == b"--get"
+                    || (a.first() == Some(&b'-') && a.get(1) != Some(&b'-') && a.contains(&b'x'))
+                    || (a.first() != Some(&b'-') && a.contains(&b'x') && a.contains(&b'f'))
+            });
+            if extracting {
+                Access::Write
+            } else {
+                Access::Read
+            }
+        }
         _ => return,
     };
     e.file(vec![crate::pattern::WILD], access, true);
+}
+
+/// Programs whose input language names files they read (red team, session 7): the C
+/// preprocessor's `#include ".env"`, roff's `.so FILE`, TeX's `\input{F}`, Dhall's `./F as
+/// Text`; jq's and yq's `import "P" as $x;` (`P.json` under `-L DIR`, the current folder or
+/// the directive's `{search: …}`) and yq's `load(F)`/`load_str(F)`. Their input (stdin or a
+/// file the agent may have written) cannot be read here: any path may be read.
+fn included_files(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let any = |needles: &[&str]| {
+        args.iter().any(|a| {
+            needles
+                .iter()
+                .any(|x| a.windows(x.len()).any(|w| w == x.as_bytes()))
+        })
+    };
+    let reads_any = match n {
+        "cpp" | "mcpp" | "nroff" | "groff" | "troff" | "gtroff" | "gnroff" | "soelim" | "tex"
+        | "latex" | "pdflatex" | "xelatex" | "lualatex" | "pdftex" | "luatex" | "xetex"
+        | "etex" | "latexmk" | "tectonic" | "context" | "dhall" | "dhall-to-json"
+        | "dhall-to-yaml" => true,
+        "jq" | "gojq" | "jaq" | "yq" | "xq" | "tomlq" => {
+            any(&["import", "include", "load", "$__prog", "input_filename"])
+                || args.iter().any(|a| {
+                    a.starts_with(b"-L") || a == b"--library-path" || a.starts_with(b"-nL")
+                })
+        }
+        _ => false,
+    };
+    if reads_any {
+        e.file(vec![crate::pattern::WILD], Access::Read, true);
+    }
+}
+
+/// tar's first word in the old bundled form (`cfT`, `-cfT`, `czvT`): holds `T`.
+fn tar_bundled_list(args: &[Vec<u8>]) -> bool {
+    args.iter().take(2).any(|a| {
+        let b = a.strip_prefix(b"-").unwrap_or(a);
+        !b.starts_with(b"-")
+            && b.len() > 1
+            && b.contains(&b'T')
+            && b.iter().all(u8::is_ascii_alphabetic)
+    })
 }
 
 /// Options whose value is a file the program reads (any program).
@@ -694,6 +751,7 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     e.known = true;
     wrapper_options(e, n, args);
     list_operands(e, n, args);
+    included_files(e, n, args);
     agent_configuration(e, n, args);
     dotenv_readers(e, n, args);
     credential_printers(e, n, args);

@@ -43,8 +43,31 @@ pub fn classify(name: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut 
     wrapper(n, base, args, arg_words, r);
     // Runners, inline escapes, stdin code, build tools' runner options (`escapes.rs`).
     super::escapes::classify(n, base, args, arg_words, r);
-    if code {
+    if code || document_runs_commands(base, args) {
         r.unattest("inline code or an option that runs commands");
+    }
+}
+
+/// Document and data processors whose input runs commands (red team, session 7): groff's
+/// unsafe mode (`-U`: `.sy CMD`, `.pso CMD`), TeX's shell escape (`\write18{CMD}`), and
+/// Miller's `put`/`filter` expressions calling `system`/`exec`.
+fn document_runs_commands(base: &str, args: &[String]) -> bool {
+    match base {
+        "groff" | "troff" | "gtroff" | "nroff" | "gnroff" => args.iter().any(|a| {
+            a == "-U" || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains('U'))
+        }),
+        "tex" | "latex" | "pdflatex" | "xelatex" | "lualatex" | "pdftex" | "luatex" | "xetex"
+        | "etex" | "latexmk" | "context" => args.iter().any(|a| {
+            let a = a.trim_start_matches('-');
+            a.starts_with("shell-escape")
+                || a.starts_with("enable-write18")
+                || a.starts_with("shell-restricted")
+                || a == "shell"
+        }),
+        "mlr" | "miller" => args
+            .iter()
+            .any(|a| a.contains("system") || a.contains("exec") || a.contains("os.")),
+        _ => false,
     }
 }
 
