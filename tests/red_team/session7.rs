@@ -383,3 +383,34 @@ fn s7_processors_that_include_what_their_input_names() {
     rows.push((ShippedBroad, "mlr --icsv --ojson cat src/x.csv", Allow));
     expect(&rows);
 }
+
+/// C7-pathinstall: other spellings of installs that may put a command named polc on PATH.
+#[test]
+fn s7_installers_other_spellings_ask() {
+    let mut rows = vec![
+        (Broad, "python3 -m pip install --user .", AskOrDeny),
+        (Broad, "python -m pip install --user ./evilpkg", AskOrDeny),
+        (Broad, "python3 -m pipx install ./evilpkg", AskOrDeny),
+        (Broad, "uv pip install --system ./evilpkg", AskOrDeny),
+        (Broad, "python3 -m uv tool install ./evilpkg", AskOrDeny),
+        (Broad, "deno install -g -n polc x.ts", AskOrDeny),
+        (Broad, "deno install --global --name polc x.ts", AskOrDeny),
+        (Broad, "volta install ./evilpkg", AskOrDeny),
+        (Broad, "pixi global install ./evilpkg", AskOrDeny),
+        (Broad, "python3 setup.py install --user", AskOrDeny),
+        (Broad, "python3 setup.py develop --user", AskOrDeny),
+        (Broad, "easy_install --user .", AskOrDeny),
+        (Broad, "cargo binstall polc", AskOrDeny),
+        (Broad, "python3 setup.py build", Allow),
+        (Broad, "deno run x.ts", Allow),
+    ];
+    let venv = ["VIRTUAL_ENV", "CONDA_PREFIX"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()));
+    if !venv {
+        // No virtual environment where the agent runs: pip installs on PATH.
+        rows.push((Broad, "pip install ./evilpkg", AskOrDeny));
+        rows.push((Broad, "pip3 install .", AskOrDeny));
+    }
+    expect(&rows);
+}

@@ -2225,14 +2225,46 @@ fn installs(n: &str, args: &[Vec<u8>]) -> bool {
     let global = || has("-g") || has("--global") || has("--location=global");
     let sub = || *sub;
     match n {
-        "cargo" => matches!(sub(), Some("install")),
-        "pipx" => matches!(sub(), Some("install" | "inject" | "upgrade" | "reinstall")),
-        "uv" => words
+        "cargo" => matches!(sub(), Some("install" | "binstall")),
+        "cargo-binstall" => true,
+        // Red team, session 7: installers whose other spellings place a command on PATH.
+        "deno" => matches!(sub(), Some("install" | "i")) && global(),
+        "volta" => matches!(sub(), Some("install" | "fetch")),
+        "pixi" => words
             .windows(2)
-            .any(|w| w[0] == "tool" && w[1] == "install"),
+            .any(|w| w[0] == "global" && matches!(w[1].as_str(), "install" | "add" | "upgrade")),
+        "easy_install" => true,
+        "setup.py" => matches!(sub(), Some("install" | "develop" | "easy_install")),
+        "pipx" => matches!(sub(), Some("install" | "inject" | "upgrade" | "reinstall")),
+        "uv" => {
+            words
+                .windows(2)
+                .any(|w| w[0] == "tool" && w[1] == "install")
+                || (words.windows(2).any(|w| w[0] == "pip" && w[1] == "install")
+                    && (has("--system") || has("--user") || has("--prefix") || has("--target")))
+        }
+        // `python3 setup.py install|develop [--user]` (setuptools' own installer).
+        _ if n.starts_with("python")
+            && words.first().is_some_and(|w| w.ends_with("setup.py"))
+            && words
+                .iter()
+                .any(|w| matches!(w.as_str(), "install" | "develop" | "easy_install")) =>
+        {
+            true
+        }
         "pip" | "pip3" => {
+            // Outside a virtual environment (none active where the agent runs), pip
+            // installs into the system's or, when that is not writable, the user's scheme
+            // (`~/.local/bin`): a command on PATH (red team, session 7).
+            let no_venv = std::env::var_os("VIRTUAL_ENV").is_none_or(|v| v.is_empty())
+                && std::env::var_os("CONDA_PREFIX").is_none_or(|v| v.is_empty());
             matches!(sub(), Some("install"))
-                && (has("--user") || has("--target") || has("--prefix"))
+                && (no_venv
+                    || has("--user")
+                    || has("--target")
+                    || has("--prefix")
+                    || has("--root")
+                    || has("--break-system-packages"))
         }
         "npm" | "pnpm" | "bun" => {
             global()
