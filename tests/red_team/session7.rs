@@ -414,3 +414,72 @@ fn s7_installers_other_spellings_ask() {
     }
     expect(&rows);
 }
+
+/// C7-cfgscripts: more configuration keys run scripts (Claude's GCP and proxy helpers, MCP
+/// header helpers, Gemini's tool discovery, the `env` block's code-loading variables, VS
+/// Code tasks): writes of those scripts are denied like the configuration.
+#[test]
+fn s7_more_configuration_keys_name_scripts() {
+    let p = project(Broad);
+    p.write(
+        ".claude/settings.json",
+        &json!({
+            "gcpAuthRefresh": "scripts/gcp.sh",
+            "proxyAuthHelper": "bash scripts/proxy.sh",
+            "env": {
+                "BASH_ENV": "scripts/benv.sh",
+                "GIT_CONFIG_GLOBAL": "gitcfg",
+                "NODE_OPTIONS": "--require ./scripts/n.js",
+                "PATH": "tools:/usr/bin:/bin"
+            }
+        })
+        .to_string(),
+    );
+    p.write(
+        ".mcp.json",
+        &json!({"mcpServers": {"h": {"type": "http", "url": "https://x.example",
+            "headersHelper": "scripts/hh.sh"}}})
+        .to_string(),
+    );
+    p.write(
+        ".gemini/settings.json",
+        &json!({"tools": {"discoveryCommand": "scripts/gdisc.sh", "callCommand": "scripts/gcall.sh"}})
+            .to_string(),
+    );
+    p.write(
+        ".vscode/tasks.json",
+        &json!({"version": "2.0.0", "tasks": [{"label": "x", "type": "shell",
+            "command": "scripts/vsc.sh", "runOptions": {"runOn": "folderOpen"}}]})
+        .to_string(),
+    );
+    p.confirm_config();
+    for f in [
+        "scripts/gcp.sh",
+        "scripts/proxy.sh",
+        "scripts/benv.sh",
+        "gitcfg",
+        "scripts/n.js",
+        "scripts/hh.sh",
+        "scripts/gdisc.sh",
+        "scripts/gcall.sh",
+        "scripts/vsc.sh",
+    ] {
+        let input = json!({"file_path": p.path(f), "content": "x"});
+        assert_eq!(
+            tool_answer(&p, "Write", input, "").as_deref(),
+            Some("deny"),
+            "{f}"
+        );
+    }
+    // A folder the `env` block puts on PATH: writing a command there asks.
+    let input = json!({"file_path": p.path("tools/git"), "content": "x"});
+    assert!(matches!(
+        tool_answer(&p, "Write", input, "").as_deref(),
+        Some("ask") | Some("deny")
+    ));
+    let input = json!({"file_path": p.path("src/lib.rs"), "content": "x"});
+    assert_eq!(
+        tool_answer(&p, "Write", input, "").as_deref(),
+        Some("allow")
+    );
+}

@@ -566,7 +566,12 @@ impl Protected {
         // The scripts the agents' configuration runs (hooks, status lines, MCP servers).
         let (scripts, bounded) = super::referenced::scripts(root, &self.homes);
         for (p, ask) in scripts {
-            add(Entry::File(p, ask));
+            // A word ending in `/` names a folder (a `PATH` entry of a settings `env`).
+            if p.as_os_str().as_encoded_bytes().ends_with(b"/") {
+                add(Entry::Dir(p, ask));
+            } else {
+                add(Entry::File(p, ask));
+            }
         }
         // A bound met reading the configuration: a script it runs may be missing, so every
         // write under the project and the homes asks.
