@@ -563,6 +563,12 @@ impl Protected {
         if let Some(d) = hooks_path(root) {
             add(Entry::Dir(d, true));
         }
+        // A `.git` file (`gitdir: DIR`: `git init --separate-git-dir`, worktrees,
+        // submodules) puts the repository's configuration and hooks in DIR: writes there ask
+        // as they do in `.git/` (red team, session 7).
+        if let Some(d) = separate_git_dir(root) {
+            add(Entry::Dir(d, true));
+        }
         // The scripts the agents' configuration runs (hooks, status lines, MCP servers).
         let (scripts, bounded) = super::referenced::scripts(root, &self.homes);
         for (p, ask) in scripts {
@@ -834,6 +840,20 @@ impl Protected {
             _ => false,
         }
     }
+}
+
+/// The folder a root's `.git` file names (`gitdir: DIR`, relative to the root), if `.git`
+/// is a small regular file.
+fn separate_git_dir(root: &Path) -> Option<PathBuf> {
+    use std::io::Read;
+    let f = std::fs::File::open(root.join(".git")).ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    f.take(4096).read_to_string(&mut text).ok()?;
+    let d = text.lines().next()?.strip_prefix("gitdir:")?.trim();
+    (!d.is_empty()).then(|| root.join(d))
 }
 
 /// What the symbolic links inside a dedicated folder point at (a shared skills folder linked

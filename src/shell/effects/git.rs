@@ -566,6 +566,22 @@ fn object_path(a: &[u8]) -> Option<&[u8]> {
     Some(p)
 }
 
+/// Is `a` an excluding pathspec (`:!x`, `:^x`, `:/!x`, `:(exclude)x`, `:(top,exclude)x`)?
+fn excluding_pathspec(a: &[u8]) -> bool {
+    let Some(r) = a.strip_prefix(b":") else {
+        return false;
+    };
+    if let Some(inner) = r.strip_prefix(b"(") {
+        let close = inner.iter().position(|&b| b == b')').unwrap_or(inner.len());
+        return inner[..close]
+            .split(|&b| b == b',')
+            .any(|w| w.trim_ascii().eq_ignore_ascii_case(b"exclude"));
+    }
+    r.iter()
+        .take_while(|&&b| matches!(b, b'/' | b'!' | b'^'))
+        .any(|&b| b == b'!' || b == b'^')
+}
+
 /// The paths a git pathspec names, as rules see them. Magic (`:(top,icase)x`, `:/x`,
 /// `:!x`) is removed (`:/` alone is the whole tree, `.`); an excluding pathspec names
 /// nothing; unless `literal`, git's glob characters `*`, `?`, `[` (quoted from the shell,
@@ -790,7 +806,10 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
             }
         }
     }
-    if stores && (sub == "stash" || operands.is_empty()) {
+    // A pathspec list made only of exclusions excludes from everything (`git add ':!src'`
+    // adds every other file: red team, session 7).
+    let only_excludes = !operands.is_empty() && operands.iter().all(|a| excluding_pathspec(a));
+    if stores && (sub == "stash" || operands.is_empty() || only_excludes) {
         // `git add -A`/`--all`/`-u`, `stash -u`, `--pathspec-from-file`: the whole tree.
         e.file(b".".to_vec(), Access::Read, true);
     }

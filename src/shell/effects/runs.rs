@@ -263,6 +263,28 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mu
     }
 }
 
+/// Does this rustup command make later cargo/rustc commands run another toolchain than a
+/// released channel (`toolchain link NAME DIR`, `override set NAME`, `default NAME` with a
+/// name that is not `stable`/`beta`/`nightly`/a version)?
+fn rustup_repoints(args: &[String]) -> bool {
+    let ops: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let channel = |t: &str| {
+        let head = t.split('-').next().unwrap_or(t);
+        matches!(head, "stable" | "beta" | "nightly")
+            || head.starts_with(|c: char| c.is_ascii_digit())
+    };
+    match ops.as_slice() {
+        ["toolchain", "link", ..] => true,
+        ["override", "set", t, ..] | ["default", t, ..] => !channel(t),
+        ["set", ..] => true,
+        _ => false,
+    }
+}
+
 /// Builtins, tools and options found by the fifth red team: shell options that change what
 /// later words mean, persistent tool configuration, filters and file names that run
 /// programs, `jobs -x`. True when `n` was one of them.
@@ -302,6 +324,31 @@ fn session5_runs(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Ru
                     .any(|a| matches!(a.as_str(), "set" | "edit" | "add" | "--set" | "--add")) =>
         {
             r.unattest("a package manager's configuration sets what later commands run or fetch")
+        }
+        // Red team, session 7: npm's `set` (an alias of `config set`), rustup's toolchain
+        // links and overrides (the project's `cargo build` then runs another folder's
+        // cargo), version managers pinned to a path (`mise use go@path:DIR`, `asdf set x
+        // path:DIR`), `uv python pin PATH`.
+        // `git init|clone --separate-git-dir=DIR`: the repository's configuration and hooks
+        // (which allowed git commands run) move to DIR, out of `.git`'s protection.
+        "git" if args.iter().any(|a| a.starts_with("--separate-git-dir")) => {
+            r.unattest("git's directory moved where polc does not protect it")
+        }
+        "npm" | "pnpm" if args.first().is_some_and(|a| a == "set") => {
+            r.unattest("a package manager's configuration sets what later commands run or fetch")
+        }
+        "rustup" if rustup_repoints(args) => {
+            r.unattest("rustup's toolchain choice sets what later cargo and rustc commands run")
+        }
+        "mise" | "rtx" | "asdf" | "proto" | "uv" | "rye" | "pyenv" | "nodenv" | "goenv"
+            if args
+                .iter()
+                .any(|a| a.contains("path:") || a.contains("ref:"))
+                || (n == "uv"
+                    && args.iter().take(2).eq(["python", "pin"].iter())
+                    && args.iter().skip(2).any(|a| a.contains('/'))) =>
+        {
+            r.unattest("a version pinned to a path or a build runs a program polc cannot see")
         }
         "gh" if args.first().is_some_and(|a| a == "alias" || a == "config")
             && args
