@@ -300,6 +300,9 @@ const PROJECT_FILES: &[&str] = &[
     // settings (plugins and marketplaces): red team, session 6.
     ".factory/settings.local.json",
     ".factory/hooks.json",
+    // Gemini CLI loads `.gemini/.env` into its environment (variables that move its
+    // settings and folder trust): red team, session 7.
+    ".gemini/.env",
 ];
 const PROJECT_DIRS: &[&str] = &[
     ".github/hooks",
@@ -406,6 +409,27 @@ const HOME_FILES: &[&str] = &[
     // OpenClaw's configuration (plugins, the polc hook's entry): red team, session 6.
     ".openclaw/openclaw.json",
     ".copilot/mcp-config.json",
+    // User-scope files that make an agent run or approve commands (red team, session 7):
+    // user MCP servers, Droid's user hooks file, Gemini's environment and folder trust,
+    // Claude's plugin registry, VS Code's user settings (`chat.tools.*.autoApprove`) and
+    // MCP servers.
+    ".cursor/mcp.json",
+    ".factory/mcp.json",
+    ".factory/hooks.json",
+    ".factory/settings.local.json",
+    ".gemini/.env",
+    ".gemini/trustedFolders.json",
+    ".gemini/system-defaults.json",
+    ".config/Code/User/settings.json",
+    ".config/Code/User/mcp.json",
+    ".config/Code - Insiders/User/settings.json",
+    ".config/Code - Insiders/User/mcp.json",
+    ".config/VSCodium/User/settings.json",
+    "Library/Application Support/Code/User/settings.json",
+    "Library/Application Support/Code/User/mcp.json",
+    ".vscode-server/data/Machine/settings.json",
+    ".vscode-server/data/User/settings.json",
+    ".cursor-server/data/Machine/settings.json",
 ];
 const HOME_DIRS: &[&str] = &[
     ".claude/hooks",
@@ -420,6 +444,16 @@ const HOME_DIRS: &[&str] = &[
     ".factory/droids",
     ".factory/hooks",
     ".openclaw/extensions",
+    // Red team, session 7: Claude's installed plugins (their hooks run in every session),
+    // Gemini's user policies, extensions and commands, Codex's execpolicy rules.
+    ".claude/plugins",
+    ".gemini/policies",
+    ".gemini/extensions",
+    ".gemini/commands",
+    ".codex/rules",
+    ".codex/skills",
+    ".copilot/agents",
+    ".copilot/skills",
 ];
 const SYSTEM_DIRS: &[&str] = &[
     "/etc/polc",
