@@ -502,7 +502,17 @@ enum Dispatch {
 }
 
 /// Modules whose command line goes by another name.
-const MODULE_PROGRAMS: &[(&str, &str)] = &[("awscli", "aws")];
+const MODULE_PROGRAMS: &[(&str, &str)] = &[
+    ("awscli", "aws"),
+    ("azure.cli", "az"),
+    ("samcli", "sam"),
+    ("httpie", "http"),
+    ("yt_dlp", "yt-dlp"),
+    (
+        "huggingface_hub.commands.huggingface_cli",
+        "huggingface-cli",
+    ),
+];
 
 fn dispatched_program(name: &str, values: &[Vec<u8>]) -> Option<Dispatch> {
     if let Some(sub) = name.strip_prefix("git-") {

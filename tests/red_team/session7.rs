@@ -292,6 +292,11 @@ fn s7_dispatched_programs_are_read_as_their_commands() {
         ),
         (ShippedBroad, "python3 -mtwine upload dist/x", AskOrDeny),
         (ShippedBroad, "python3 -Bmawscli s3 rb s3://b --force", Deny),
+        (
+            ShippedBroad,
+            "python3 -m azure.cli group delete -n prod --yes",
+            Deny,
+        ),
         // Plain forms stay as they were.
         (ShippedBroad, "python3 -m http.server --help", Allow),
         (ShippedBroad, "python3 src/x.py", Allow),
@@ -578,6 +583,19 @@ fn s7_a_separate_git_directory_is_protected() {
     );
 }
 
+/// C7-toolconfig (file forms): the user's git and go configuration ask on every host.
+#[test]
+fn s7_user_git_and_go_configuration_ask() {
+    let p = project(Broad);
+    let root = p.dir.path().canonicalize().unwrap();
+    for rel in [".gitconfig", ".config/git/config", ".config/go/env"] {
+        let stdin = json!({"session_id": "h", "cwd": root, "hook_event_name": "BeforeTool",
+            "tool_name": "write_file",
+            "tool_input": {"file_path": root.join("home").join(rel), "content": "x"}});
+        assert_eq!(common::host_verdict(&p, "gemini", &stdin), "ask", "{rel}");
+    }
+}
+
 /// C7-tarremote: an archive named `host:file` is on a remote machine: a send there.
 #[test]
 fn s7_remote_archive_names_are_network_sends() {
@@ -668,4 +686,76 @@ fn s7_browsers_meet_webfetch_rules() {
         "bseq",
     );
     assert_eq!(got.as_deref(), Some("deny"), "{text}");
+}
+
+/// C7-gittracked: with `.env` tracked, git commands that print tracked contents without
+/// naming files ask; with it untracked they stay allowed.
+#[test]
+fn s7_path_less_git_printers_ask_when_a_denied_file_is_tracked() {
+    let git = |p: &Project, args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(p.dir.path())
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@x")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@x")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let printers = [
+        "git show HEAD",
+        "git show",
+        "git log -p",
+        "git log -p -1",
+        "git show --all",
+        "git diff --root HEAD",
+        "git diff 4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD",
+        "git show HEAD --",
+        "git log -p -1 --",
+        "git log --all -p --format=%H",
+        "git show --stat -p HEAD",
+        "git log --patch-with-stat",
+        "git diff",
+        "git grep SECRET",
+        "git archive HEAD",
+        "git format-patch --stdout -1",
+    ];
+    let tracked = project(Shipped);
+    if !git(&tracked, &["init", "-q"]) {
+        return;
+    }
+    assert!(git(&tracked, &["add", "-f", ".env", "src/main.rs"]));
+    assert!(git(&tracked, &["commit", "-qm", "x"]));
+    let clean = project(Shipped);
+    assert!(git(&clean, &["init", "-q"]));
+    assert!(git(&clean, &["add", "src/main.rs"]));
+    assert!(git(&clean, &["commit", "-qm", "x"]));
+    for cmd in printers {
+        let (got, text) = hook(&tracked, cmd, "gt");
+        assert!(
+            matches!(got.as_deref(), Some("ask") | Some("deny")),
+            "{cmd} with .env tracked: {got:?} {text}"
+        );
+    }
+    for cmd in ["git show HEAD", "git log -p", "git diff"] {
+        let (got, text) = hook(&clean, cmd, "gc");
+        assert_eq!(
+            got.as_deref(),
+            Some("allow"),
+            "{cmd} without .env tracked: {text}"
+        );
+    }
+    // Naming only other paths, or printing no contents: as before.
+    for cmd in [
+        "git show HEAD -- src/main.rs",
+        "git log --oneline",
+        "git show --stat HEAD",
+        "git status",
+    ] {
+        let (got, text) = hook(&tracked, cmd, "gn");
+        assert_eq!(got.as_deref(), Some("allow"), "{cmd}: {text}");
+    }
 }

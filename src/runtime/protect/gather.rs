@@ -431,6 +431,17 @@ const HOME_FILES: &[&str] = &[
     ".vscode-server/data/User/settings.json",
     ".cursor-server/data/Machine/settings.json",
 ];
+const HOME_ASK: &[&str] = &[
+    ".gitconfig",
+    ".config/git/config",
+    ".config/git/attributes",
+    ".config/go/env",
+    ".cargo/config.toml",
+    ".cargo/config",
+    ".npmrc",
+    ".config/pip/pip.conf",
+    ".pip/pip.conf",
+];
 const HOME_DIRS: &[&str] = &[
     ".claude/hooks",
     ".claude/commands",
@@ -623,6 +634,12 @@ impl Protected {
         }
         for h in &self.homes {
             add(Entry::Named(h.join(".claude"), "settings", ".json"));
+            // The user's git and go configuration: `core.fsmonitor`, `GOFLAGS=-toolexec`
+            // run commands under allowed `git status` / `go build` (red team, session 7):
+            // writes ask, as `.git/config`'s do.
+            for f in HOME_ASK {
+                add(Entry::File(h.join(f), true));
+            }
             for f in HOME_FILES {
                 add(Entry::File(h.join(f), false));
             }
