@@ -227,7 +227,8 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
     );
     if decided.decision != Decision::Deny {
         let cfg = layers.config_dir.as_deref();
-        if let Some(why) = unseen_folder(host, &mapped, cfg, &roots.root, &cwd) {
+        let walk = decided.walks.first().and_then(Option::as_ref);
+        if let Some(why) = unseen_folder(host, &mapped, walk, cfg, &roots.root, &cwd) {
             decided.adjust(Decision::Ask, why);
         }
     }
@@ -256,6 +257,7 @@ fn answer(host: Host, args: &HookArgs) -> Rendered {
 fn unseen_folder(
     host: Host,
     mapped: &super::input::Mapped,
+    walked: Option<&crate::shell::Walk>,
     config_dir: Option<&Path>,
     root: &Path,
     cwd: &Path,
@@ -273,8 +275,16 @@ fn unseen_folder(
         return None;
     }
     let prot = crate::runtime::protect::Protected::gather(&[], config_dir, root);
-    let walk = crate::shell::walk(command);
-    prot.persistent_chdir(&walk, cwd)
+    // The decision's walk of the same command when it made one (the tables loaded).
+    let own;
+    let walk = match walked {
+        Some(w) => w,
+        None => {
+            own = crate::shell::walk(command);
+            &own
+        }
+    };
+    prot.persistent_chdir(walk, cwd)
         .map(|why| format!("polc: {why}"))
 }
 
