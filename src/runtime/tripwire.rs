@@ -559,9 +559,11 @@ fn read(state_dir: &Path, root: &Path) -> Result<Option<Prints>, RecordError> {
         return Err(damaged());
     }
     let named: Vec<(&str, &str)> = match f[0] {
-        TAG_V1 if f.len() == 2 + WATCHED_V1.len() => {
-            WATCHED_V1.iter().copied().zip(f[2..].iter().copied()).collect()
-        }
+        TAG_V1 if f.len() == 2 + WATCHED_V1.len() => WATCHED_V1
+            .iter()
+            .copied()
+            .zip(f[2..].iter().copied())
+            .collect(),
         TAG if f.len() % 2 == 0 => f[2..].chunks(2).map(|c| (c[0], c[1])).collect(),
         _ => return Err(damaged()),
     };
@@ -599,9 +601,8 @@ fn write(state_dir: &Path, root: &Path, prints: &Prints) -> std::io::Result<()> 
 fn names(root: &Path, old: Option<&Prints>) -> Vec<String> {
     let mut v: Vec<String> = WATCHED.iter().map(|w| w.to_string()).collect();
     // Records are written in this order, so a current record starts with the fixed list.
-    let complete = old.filter(|o| {
-        o.len() >= WATCHED.len() && o.iter().zip(WATCHED).all(|((n, _), w)| n == w)
-    });
+    let complete =
+        old.filter(|o| o.len() >= WATCHED.len() && o.iter().zip(WATCHED).all(|((n, _), w)| n == w));
     match complete {
         Some(o) => v.extend(
             o.iter()
@@ -831,7 +832,10 @@ pub fn pending(at: &Places, root: &Path) -> (Vec<Change>, bool) {
         Err(_) => (
             {
                 let new = now(root, None);
-                let none = new.iter().map(|(n, _)| (n.clone(), Print::Absent)).collect();
+                let none = new
+                    .iter()
+                    .map(|(n, _)| (n.clone(), Print::Absent))
+                    .collect();
                 changes(root, &none, &new)
             },
             true,
@@ -1380,7 +1384,11 @@ mod tests {
         let dir = st.state.join(DIR);
         state::ensure_dir(&dir).unwrap();
         state::replace_record(&dir, &record_name(&root), &state::seal(&fields)).unwrap();
-        assert_eq!(check(&st, &root), Ok(Seen::Same), "an upgrade is not a change");
+        assert_eq!(
+            check(&st, &root),
+            Ok(Seen::Same),
+            "an upgrade is not a change"
+        );
         let rec = read(&st.state, &root).unwrap().unwrap();
         assert!(WATCHED.iter().all(|w| rec.iter().any(|(n, _)| n == w)));
         std::fs::write(root.join(".factory/hooks.json"), r#"{"hooks":{}}"#).unwrap();

@@ -238,16 +238,12 @@ impl Protected {
                         ),
                         Some(p),
                     );
-                } else if let Some(b) = self.hard_link_of(p) {
-                    worst.raise(
-                        Verdict::Deny,
-                        format!(
-                            "`{prog}` writes {}, a hard link to protected {}",
-                            p.display(),
-                            b.display()
-                        ),
-                        Some(&b),
-                    );
+                }
+                // A write through another name of a protected file writes that file (the
+                // verdict is the file's: ask for `.git/config`, red team session 7). Also
+                // under a folder this command creates (the file is there now).
+                if !covered && !u.into {
+                    self.hard_link_write(prog, p, Verdict::Deny, worst);
                 }
             }
             Access::Unknown if covered => worst.raise(
@@ -255,6 +251,9 @@ impl Protected {
                 format!("`{prog}` is given protected path {}", p.display()),
                 Some(p),
             ),
+            Access::Unknown if self.hard_link_of(p).is_some() => {
+                self.hard_link_write(prog, p, Verdict::Ask, worst)
+            }
             // A folder that holds protected paths, given to a program polc does not know
             // (`rename .claude x .claude`, `bindfs /tmp/e .claude`, `rip .claude`: red team,
             // session 5). The project root and the folders above it only when the program's
@@ -275,6 +274,26 @@ impl Protected {
             }
             Access::Read => self.check_read(prog, u, p, segment_writes, worst),
             _ => {}
+        }
+    }
+
+    /// `p` is an existing hard link of a protected file: raise the file's verdict, at most
+    /// `cap` (ask for a program that may write).
+    pub(super) fn hard_link_write(&self, prog: &str, p: &Path, cap: Verdict, worst: &mut Worst) {
+        if let Some((b, v)) = self.hard_link_of(p) {
+            let what = if b == p {
+                format!(
+                    "`{prog}` writes {}, a file with several links that may be another name of a protected file",
+                    p.display()
+                )
+            } else {
+                format!(
+                    "`{prog}` writes {}, a hard link to protected {}",
+                    p.display(),
+                    b.display()
+                )
+            };
+            worst.raise(v.min(cap), what, Some(&b));
         }
     }
 

@@ -222,3 +222,122 @@ fn every_spelling_of_a_protected_path_is_found() {
         assert_eq!(check(cmd), want, "{cmd}");
     }
 }
+
+/// Red team session 7 (C7-toolhardlink): a write onto an existing hard link of a protected
+/// file takes the protected file's verdict — deny for hook configuration, ask for
+/// `.git/config` and runner configuration — from the shell and from a file tool; a hard
+/// link of an ordinary file, or a file with one link, is left alone.
+#[test]
+fn writes_onto_a_hard_link_take_the_protected_files_verdict() {
+    use Verdict::*;
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().canonicalize().unwrap();
+    let w = |rel: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, "x\n").unwrap();
+    };
+    for f in [
+        ".claude/settings.json",
+        ".git/config",
+        "pytest.ini",
+        ".claude/hooks/a/b/c.sh",
+        "src/u1",
+        "src/one",
+    ] {
+        w(f);
+    }
+    for (from, to) in [
+        (".claude/settings.json", "src/sl"),
+        (".git/config", "src/gc"),
+        ("pytest.ini", "src/pi"),
+        (".claude/hooks/a/b/c.sh", "src/deep"),
+        ("src/u1", "src/u2"),
+    ] {
+        std::fs::hard_link(root.join(from), root.join(to)).unwrap();
+    }
+    std::os::unix::fs::symlink("sl", root.join("src/ln")).unwrap();
+    let p = prot(&root);
+    let bash = |cmd: &str| {
+        p.check(
+            &Request::Bash {
+                command: cmd.into(),
+            },
+            None,
+            &root,
+        )
+        .map(|f| f.verdict)
+    };
+    for (cmd, want) in [
+        ("sed -i s/a/b/ src/sl", Some(Deny)),
+        ("tee src/ln < /dev/null", Some(Deny)),
+        ("chmod 777 src/deep", Some(Deny)),
+        ("sed -i s/a/b/ src/gc", Some(Ask)),
+        ("cp x src/pi", Some(Ask)),
+        ("some-unknown-tool src/sl", Some(Ask)),
+        ("sed -i s/a/b/ src/u2", None),
+        ("sed -i s/a/b/ src/one", None),
+        ("cat src/sl", None),
+    ] {
+        assert_eq!(bash(cmd), want, "{cmd}");
+    }
+    let tool = |tool: &str, path: &str| {
+        let path = root.join(path).display().to_string();
+        p.check(
+            &Request::Tool {
+                tool: tool.into(),
+                subject: path.clone(),
+                input_text: serde_json::json!({ "file_path": path, "content": "x" }).to_string(),
+                name: String::new(),
+            },
+            None,
+            &root,
+        )
+        .map(|f| f.verdict)
+    };
+    for (t, path, want) in [
+        ("edit", "src/sl", Some(Deny)),
+        ("edit", "src/ln", Some(Deny)),
+        ("edit", "src/../src/deep", Some(Deny)),
+        ("edit", "src/gc", Some(Ask)),
+        ("edit", "src/pi", Some(Ask)),
+        ("mcp__fs__write_file", "src/sl", Some(Deny)),
+        ("mcp__fs__touch_up", "src/sl", Some(Ask)),
+        ("edit", "src/u2", None),
+        ("edit", "src/one", None),
+        ("edit", "src/new", None),
+    ] {
+        assert_eq!(tool(t, path), want, "{t} {path}");
+    }
+}
+
+/// Past the bound of the inode listing, a file with several links that matches none asks
+/// (it may be a protected file polc did not reach); a file with one link is not affected.
+#[test]
+fn a_hard_link_past_the_listing_bound_asks() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().canonicalize().unwrap();
+    // Deeper than the listing goes.
+    let mut deep = root.join(".claude/hooks");
+    for k in 0..12 {
+        deep.push(format!("d{k}"));
+    }
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(deep.join("h.sh"), "x").unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::hard_link(deep.join("h.sh"), root.join("src/h")).unwrap();
+    std::fs::write(root.join("src/one"), "x").unwrap();
+    let p = prot(&root);
+    let sed = |f: &str| {
+        p.check(
+            &Request::Bash {
+                command: format!("sed -i s/a/b/ {f}"),
+            },
+            None,
+            &root,
+        )
+        .map(|f| f.verdict)
+    };
+    assert_eq!(sed("src/h"), Some(Verdict::Ask));
+    assert_eq!(sed("src/one"), None);
+}

@@ -135,6 +135,16 @@ impl Protected {
                 format!("{tool} of {}, which holds protected paths", p.display()),
                 Some(p),
             );
+        } else if tool != tools::EDIT || s == subject || named.iter().any(|n| n == s) {
+            // An existing file that is another name of a protected file (a hard link): every
+            // host's file tools but Claude's write it in place (red team, session 7). The
+            // file's verdict for a tool that says it writes; ask for one that may.
+            self.hard_link_write(
+                tool,
+                p,
+                if edit { Verdict::Deny } else { Verdict::Ask },
+                worst,
+            );
         }
     }
 }
