@@ -565,6 +565,74 @@ fn s7_other_roots_polc_knows_are_protected() {
             Allow,
         ),
     ];
+    // A hard link in the session's root of B's settings; B's folders as a whole; patterns.
+    std::fs::hard_link(b.path(".claude/settings.json"), p.path("src/bsl")).unwrap();
+    let bsl = root.join("src/bsl").display().to_string();
+    let parent = b.path("").parent().unwrap().display().to_string();
+    let base = b
+        .path("")
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    rows.extend([
+        (
+            "gemini",
+            "write_file",
+            json!({"file_path": bsl, "content": "{}"}),
+            Deny,
+        ),
+        (
+            "gemini",
+            "run_shell_command",
+            json!({"command": "sed -i s/a/b/ src/bsl"}),
+            Deny,
+        ),
+        (
+            "gemini",
+            "run_shell_command",
+            json!({"command": format!("rm -rf {}", bp(""))}),
+            Deny,
+        ),
+        (
+            "gemini",
+            "run_shell_command",
+            json!({"command": format!("mv {} /tmp/gone", bp(".claude"))}),
+            Deny,
+        ),
+        (
+            "gemini",
+            "run_shell_command",
+            json!({"command": format!("rm -rf {parent}/*/compiled")}),
+            AskOrDeny,
+        ),
+        (
+            "gemini",
+            "run_shell_command",
+            json!({"command": format!("rm -f {parent}/{base}/.c*/settings.json")}),
+            AskOrDeny,
+        ),
+        (
+            "gemini",
+            "run_shell_command",
+            json!({"command": format!("tar -xf /tmp/x.tar -C {}", bp(".claude"))}),
+            AskOrDeny,
+        ),
+        (
+            "gemini",
+            "run_shell_command",
+            json!({"command": format!("git -C {} rm -q .claude/settings.json", bp(""))}),
+            Deny,
+        ),
+        (
+            "gemini",
+            "run_shell_command",
+            json!({"command": format!("some-tool {}", bp(".claude/settings.json"))}),
+            AskOrDeny,
+        ),
+        ("cursor", "Delete", json!({"path": bp(".claude")}), Deny),
+        ("cursor", "Delete", json!({"path": bp("")}), Deny),
+    ]);
     // Reads of another root's configuration are reads.
     rows.push((
         "gemini",
@@ -663,8 +731,9 @@ fn s7_unknown_roots_hook_configuration_asks_by_name() {
 }
 
 /// More roots than polc reads (a trust list of 5,000 roots, the known one last): the
-/// hook configuration of a root past the bound still asks, by name; other writes outside
-/// the root are left alone and the answer comes quickly.
+/// hook configuration of a root past the bound still asks, and so does every other write
+/// outside the root (a bound ends in ask); writes inside the root are left alone and the
+/// answer comes quickly.
 #[test]
 fn s7_a_huge_trust_list_ends_in_ask() {
     let p = project(Broad);
@@ -696,8 +765,14 @@ fn s7_a_huge_trust_list_ends_in_ask() {
             json!({"file_path": bp("compiled/policy.bin"), "content": "{}"}),
             AskOrDeny,
         ),
+        // Past the bound every write outside the root asks (a recorded table may be
+        // anywhere); inside the root nothing changes.
         (
             json!({"file_path": bp("src/main.rs"), "content": "{}"}),
+            AskOrDeny,
+        ),
+        (
+            json!({"file_path": p.path("src/main.rs").canonicalize().unwrap(), "content": "{}"}),
             Allow,
         ),
     ] {

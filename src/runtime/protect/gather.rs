@@ -147,8 +147,10 @@ impl Entry {
 pub struct Protected {
     /// Each loaded table and its sources, absolute (what `gather` was given).
     tables: Vec<(PathBuf, Vec<PathBuf>)>,
-    config_dir: Option<PathBuf>,
+    pub(super) config_dir: Option<PathBuf>,
     entries: std::cell::OnceCell<Vec<Entry>>,
+    /// Other roots polc knows (`others.rs`), read on the first write looked at.
+    pub(super) others: std::cell::OnceCell<super::others::Others>,
     /// The entries case-folded (computed on first need, not once per question).
     folded: std::cell::OnceCell<Vec<Entry>>,
     pub(super) home: Option<PathBuf>,
@@ -279,7 +281,7 @@ pub fn protected_names() -> Vec<&'static str> {
 
 /// Hook configuration and other agent configuration under the project root: files, and
 /// folders dedicated to it (protected as a whole).
-const PROJECT_FILES: &[&str] = &[
+pub(super) const PROJECT_FILES: &[&str] = &[
     ".mcp.json",
     ".gemini/settings.json",
     ".cursor/hooks.json",
@@ -300,7 +302,7 @@ const PROJECT_FILES: &[&str] = &[
     ".factory/settings.local.json",
     ".factory/hooks.json",
 ];
-const PROJECT_DIRS: &[&str] = &[
+pub(super) const PROJECT_DIRS: &[&str] = &[
     ".github/hooks",
     ".codex",
     ".polc",
@@ -610,7 +612,7 @@ impl Protected {
         }
     }
 
-    fn forms(p: &Path) -> [PathBuf; 2] {
+    pub(super) fn forms(p: &Path) -> [PathBuf; 2] {
         let lex = normalize(p);
         let canon = canonical(&lex);
         [lex, canon]
@@ -813,6 +815,19 @@ impl Protected {
                     roots.push((x.path(), true, false));
                 }
             }
+        }
+        // Other roots polc knows (`others.rs`): their hook configuration, sources, tables.
+        let others = self.others();
+        if others.bounded || others.roots.len() > super::others::MAX_LINKED_ROOTS {
+            out.bounded = true;
+        }
+        for (r, _) in others.roots.iter().take(super::others::MAX_LINKED_ROOTS) {
+            for (p, dir) in super::others::protected_in(r) {
+                roots.push((p, false, dir));
+            }
+        }
+        for (t, _) in &others.tables {
+            roots.push((t.clone(), false, false));
         }
         for (p, ask, walk) in roots {
             let Ok(m) = std::fs::metadata(&p) else {

@@ -143,7 +143,8 @@ impl Protected {
                 }
                 let hits = pats.iter().any(|pat| {
                     self.pattern_hits(pat, u.access.writes())
-                        || (u.access.writes() && pattern_in_git_dir(pat))
+                        || (u.access.writes()
+                            && (pattern_in_git_dir(pat) || self.pattern_hits_elsewhere(pat)))
                 });
                 let reads_audit = u.access == Access::Read
                     && pats.iter().any(|pat| self.pattern_reads_audit(pat));
@@ -245,6 +246,11 @@ impl Protected {
                 if !covered && !u.into {
                     self.hard_link_write(prog, p, Verdict::Deny, worst);
                 }
+                // (Also for a path protected only at ask level here: `.claude/hooks/` at any
+                // depth is a known root's deny-level folder.)
+                if !covered || self.ask_only(p) {
+                    self.write_elsewhere(prog, u, p, worst);
+                }
             }
             Access::Unknown if covered => worst.raise(
                 Verdict::Ask,
@@ -274,6 +280,64 @@ impl Protected {
             }
             Access::Read => self.check_read(prog, u, p, segment_writes, worst),
             _ => {}
+        }
+        if u.access == Access::Unknown && !covered {
+            self.given_elsewhere(prog, p, worst);
+        }
+    }
+
+    /// A write of `p` that meets another project's protection (`others.rs`): the verdict
+    /// found there; unknown names written into a folder there ask.
+    fn write_elsewhere(&self, prog: &str, u: &FileUse, p: &Path, worst: &mut Worst) {
+        if !u.into {
+            if let Some(h) = self.elsewhere(p, true) {
+                worst.raise(
+                    h.verdict,
+                    format!("`{prog}` writes {}: {}", p.display(), h.why),
+                    Some(p),
+                );
+                return;
+            }
+        }
+        let above = u.into
+            || matches!(u.access, Access::Delete | Access::Meta)
+            || (u.access == Access::Link && u.recursive);
+        if above {
+            let h = if u.into {
+                self.elsewhere(p, true)
+                    .or_else(|| self.elsewhere_above(p, true))
+            } else {
+                self.elsewhere_above(p, true)
+            };
+            if let Some(h) = h {
+                let v = if u.into { Verdict::Ask } else { h.verdict };
+                worst.raise(
+                    v,
+                    format!("`{prog}` acts on {}: {}", p.display(), h.why),
+                    Some(p),
+                );
+            }
+        }
+    }
+
+    /// A path outside the project root given to a program polc does not know, that meets
+    /// another project's protection: ask. (Inside the root the lists are not read for it: a
+    /// program run on the project's own files is the common case.)
+    fn given_elsewhere(&self, prog: &str, p: &Path, worst: &mut Worst) {
+        if p.starts_with(&self.project_root) {
+            return;
+        }
+        let h = self.elsewhere(p, true).or_else(|| {
+            (!self.project_root.starts_with(p) || remover_name(prog))
+                .then(|| self.elsewhere_above(p, true))
+                .flatten()
+        });
+        if let Some(h) = h {
+            worst.raise(
+                Verdict::Ask,
+                format!("`{prog}` is given {}: {}", p.display(), h.why),
+                Some(p),
+            );
         }
     }
 

@@ -341,3 +341,68 @@ fn a_hard_link_past_the_listing_bound_asks() {
     assert_eq!(sed("src/h"), Some(Verdict::Ask));
     assert_eq!(sed("src/one"), None);
 }
+
+/// Red team session 7 (C7-otherroots): another root polc knows keeps its hook
+/// configuration, sources and tables (deny); outside the root, hook configuration by name
+/// asks; past the lists' bound every write outside the root asks; reads and ordinary
+/// files are left alone.
+#[test]
+fn other_roots_and_names_elsewhere() {
+    use Verdict::*;
+    let root = Path::new("/proj");
+    let known = |bounded: bool| {
+        let p = prot(root);
+        let o = super::others::Others {
+            roots: vec![(PathBuf::from("/b"), "/b".into())],
+            tables: vec![(PathBuf::from("/t/B.bin"), "/t/b.bin".into())],
+            bounded,
+        };
+        assert!(p.others.set(o).is_ok());
+        p
+    };
+    let p = known(false);
+    let bash = |p: &Protected, cmd: &str| {
+        p.check(
+            &Request::Bash {
+                command: cmd.into(),
+            },
+            None,
+            root,
+        )
+        .map(|f| f.verdict)
+    };
+    for (cmd, want) in [
+        ("cp x /b/.claude/settings.json", Some(Deny)),
+        ("cp x /B/.Claude/settings.local.json", Some(Deny)),
+        ("cp x /b/policies/new.pol", Some(Deny)),
+        ("cp x /b/policies/notes.md", Some(Deny)),
+        ("cp x /b/compiled/policy.bin", Some(Deny)),
+        ("cp x /b/.claude/hooks/h.sh", Some(Deny)),
+        ("cp x /t/B.bin", Some(Deny)),
+        ("rm -rf /b/compiled", Some(Deny)),
+        ("rm -rf /b", Some(Deny)),
+        ("rm -rf /t", Some(Deny)),
+        ("cd /b && rm -f .mcp.json", Some(Deny)),
+        ("rm -rf /*/compiled", Some(Ask)),
+        ("cp -r x /b/.claude/", Some(Ask)),
+        ("mystery /b/.claude", Some(Ask)),
+        ("cp x /b/src/main.rs", None),
+        ("cat /b/.claude/settings.json", None),
+        ("cp x /elsewhere/.claude/settings.json", Some(Ask)),
+        ("cp x /elsewhere/policies/a.pol", Some(Ask)),
+        ("cp x /elsewhere/policies/a.md", None),
+        ("rm -rf /elsewhere/.claude", Some(Ask)),
+        ("cp x /elsewhere/src/x", None),
+        ("cp x src/.claude/settings.json", None),
+    ] {
+        assert_eq!(bash(&p, cmd), want, "{cmd}");
+    }
+    let p = known(true);
+    for (cmd, want) in [
+        ("cp x /elsewhere/src/x", Some(Ask)),
+        ("cp x /proj/src/x", None),
+        ("cat /elsewhere/src/x", None),
+    ] {
+        assert_eq!(bash(&p, cmd), want, "bounded: {cmd}");
+    }
+}
