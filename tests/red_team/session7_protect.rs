@@ -632,6 +632,19 @@ fn s7_other_roots_polc_knows_are_protected() {
         ),
         ("cursor", "Delete", json!({"path": bp(".claude")}), Deny),
         ("cursor", "Delete", json!({"path": bp("")}), Deny),
+        // A hard link of B's file made in the same command.
+        (
+            "gemini",
+            "run_shell_command",
+            json!({"command": format!("ln {} src/x && echo {{}} | tee src/x", bp(".claude/settings.json"))}),
+            Deny,
+        ),
+        (
+            "gemini",
+            "run_shell_command",
+            json!({"command": format!("cp -l {} src/x; echo {{}} | tee src/x", bp("policies/default.pol"))}),
+            Deny,
+        ),
     ]);
     // Reads of another root's configuration are reads.
     rows.push((
