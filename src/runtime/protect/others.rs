@@ -52,7 +52,52 @@ pub(super) struct Elsewhere {
 }
 
 fn fold(s: &str) -> String {
+    // ASCII (almost every path) without the Unicode tables.
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
     s.to_lowercase().replace('\u{17F}', "s")
+}
+
+/// A listed absolute path, normalised only when it needs it (`normalize` parses components:
+/// most of the cost of reading a list).
+fn listed(r: &str) -> Option<PathBuf> {
+    if !r.starts_with('/') {
+        return None;
+    }
+    // One pass: no empty, `.` or `..` component.
+    let plain = r == "/"
+        || r[1..]
+            .split('/')
+            .all(|c| !c.is_empty() && c != "." && c != "..");
+    Some(if plain {
+        PathBuf::from(r)
+    } else {
+        normalize(Path::new(r))
+    })
+}
+
+/// A path list with its folded forms, each once, at most [`MAX_ROOTS`].
+#[derive(Default)]
+struct Seen {
+    set: std::collections::HashSet<String>,
+}
+
+impl Seen {
+    /// Add `r` to `list` unless it is there, `skip`, or past the bound (then `bounded`).
+    fn add(&mut self, list: &mut Vec<(PathBuf, String)>, bounded: &mut bool, r: &str, skip: &str) {
+        let Some(n) = listed(r) else { return };
+        let f = fold(&n.to_string_lossy());
+        if f == skip || f == "/" || self.set.contains(&f) {
+            return;
+        }
+        if list.len() >= MAX_ROOTS {
+            *bounded = true;
+            return;
+        }
+        self.set.insert(f.clone());
+        list.push((n, f));
+    }
 }
 
 impl Others {
@@ -64,37 +109,12 @@ impl Others {
     ) -> Others {
         let mut o = Others::default();
         let root = fold(&project_root.to_string_lossy());
-        let add_root = |o: &mut Others, r: &str| {
-            let p = Path::new(r);
-            if !p.is_absolute() {
-                return;
-            }
-            let n = normalize(p);
-            let f = fold(&n.to_string_lossy());
-            if f == root || f == "/" || o.roots.iter().any(|(_, x)| *x == f) {
-                return;
-            }
-            if o.roots.len() >= MAX_ROOTS {
-                o.bounded = true;
-                return;
-            }
-            o.roots.push((n, f));
+        let (mut seen_roots, mut seen_tables) = (Seen::default(), Seen::default());
+        let mut add_root = |o: &mut Others, r: &str| {
+            seen_roots.add(&mut o.roots, &mut o.bounded, r, &root);
         };
-        let add_table = |o: &mut Others, t: &str| {
-            let p = Path::new(t);
-            if !p.is_absolute() {
-                return;
-            }
-            let n = normalize(p);
-            let f = fold(&n.to_string_lossy());
-            if o.tables.iter().any(|(_, x)| *x == f) {
-                return;
-            }
-            if o.tables.len() >= MAX_ROOTS {
-                o.bounded = true;
-                return;
-            }
-            o.tables.push((n, f));
+        let mut add_table = |o: &mut Others, t: &str| {
+            seen_tables.add(&mut o.tables, &mut o.bounded, t, "");
         };
         for c in config_dirs {
             if let Some(text) = read_list(&c.join(super::super::trust::TRUST_FILE), &mut o) {
@@ -201,6 +221,13 @@ fn below<'a>(p: &'a str, base: &str) -> Option<&'a str> {
     }
 }
 
+/// A device or a process's file (`/dev/null`, `/dev/stderr`, `/proc/self/fd/1`): no
+/// project's file, so neither a name nor the lists' bound makes its write ask (`2>/dev/null`
+/// is in most commands). `/dev/shm` is a folder like any other.
+fn device(f: &str) -> bool {
+    (f.starts_with("/dev/") && !f.starts_with("/dev/shm/")) || f.starts_with("/proc/")
+}
+
 /// Offsets in `p` (folded, absolute) where a component starts that could begin a protected
 /// name (a dot folder or file, `compiled`, `policies`, `permcheck.json`, `opencode.json*`).
 fn name_starts(p: &str) -> impl Iterator<Item = usize> + '_ {
@@ -245,6 +272,15 @@ impl Protected {
             .iter()
             .map(|x| fold(&x.to_string_lossy()))
             .collect();
+        // A path inside the project root with no component a protected path begins with
+        // (`.claude`, `policies`, `compiled`, …) is no known root's protected path: most
+        // writes are such, and they do not read the lists. (A table recorded at another name
+        // than `*.bin` inside the project is the one case this passes by.)
+        if forms.iter().all(|f| {
+            !self.outside_root(f) && name_starts(f).next().is_none() && !f.ends_with(".bin")
+        }) {
+            return None;
+        }
         let o = self.others();
         for f in &forms {
             for (_, r) in &o.roots {
@@ -264,7 +300,10 @@ impl Protected {
                 });
             }
         }
-        let outside: Vec<&String> = forms.iter().filter(|f| self.outside_root(f)).collect();
+        let outside: Vec<&String> = forms
+            .iter()
+            .filter(|f| self.outside_root(f) && !device(f))
+            .collect();
         if by_name {
             for f in &outside {
                 if name_starts(f).any(|i| rel_protected(&f[i..], false)) {
@@ -294,6 +333,16 @@ impl Protected {
             .iter()
             .map(|x| fold(&x.to_string_lossy()))
             .collect();
+        // Inside the project root, only an existing folder (`rm -rf sub` with a known root
+        // in it) or a path with a protected name can hold another root's protected paths;
+        // `rm -f src/x.o` reads no list.
+        let named = |f: &String| self.outside_root(f) || name_starts(f).next().is_some();
+        if !forms.iter().any(named)
+            && !std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
+            && !std::fs::metadata(p).is_ok_and(|m| m.is_dir())
+        {
+            return None;
+        }
         let o = self.others();
         for f in &forms {
             let f = f.trim_end_matches('/');
@@ -318,7 +367,10 @@ impl Protected {
                 });
             }
         }
-        let outside: Vec<&String> = forms.iter().filter(|f| self.outside_root(f)).collect();
+        let outside: Vec<&String> = forms
+            .iter()
+            .filter(|f| self.outside_root(f) && !device(f))
+            .collect();
         if by_name {
             for f in &outside {
                 if name_starts(f).any(|i| rel_ancestor(&f[i..], false)) {

@@ -401,8 +401,90 @@ fn other_roots_and_names_elsewhere() {
     for (cmd, want) in [
         ("cp x /elsewhere/src/x", Some(Ask)),
         ("cp x /proj/src/x", None),
+        ("ls 2>/dev/null", None),
+        ("ls > /dev/stderr", None),
         ("cat /elsewhere/src/x", None),
     ] {
         assert_eq!(bash(&p, cmd), want, "bounded: {cmd}");
+    }
+}
+
+/// The other roots' lists are read only for a write that could meet them: not for a read,
+/// a command that names no path, or a write inside the project root whose path has no
+/// component a protected path begins with.
+#[test]
+fn other_roots_are_read_only_for_writes_that_could_meet_them() {
+    let root = Path::new("/proj");
+    let run = |cmd: &str| {
+        let p = prot(root);
+        let _ = p.check(
+            &Request::Bash {
+                command: cmd.into(),
+            },
+            None,
+            root,
+        );
+        p.others.get().is_some()
+    };
+    for quiet in [
+        "git status",
+        "cat /elsewhere/.claude/settings.json",
+        "cp a src/main.rs",
+        "sed -i s/a/b/ src/lib.rs",
+        "ls 2>/dev/null",
+        "rm -f src/x.o",
+        "touch src/x",
+    ] {
+        assert!(!run(quiet), "{quiet} read the lists");
+    }
+    for busy in [
+        "cp a /elsewhere/x",
+        "cp a src/.claude/x",
+        "cp a policies/x.pol",
+        "rm -rf /",
+        "rm -rf compiled",
+    ] {
+        assert!(run(busy), "{busy} did not read the lists");
+    }
+}
+
+/// A known root inside the project (a sub-project polc has seen): its configuration is
+/// denied, and so is deleting the folder that holds it, though the folder's name is plain.
+#[test]
+fn a_known_root_inside_the_project() {
+    use Verdict::*;
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().canonicalize().unwrap();
+    let b = root.join("sub/b");
+    std::fs::create_dir_all(b.join(".claude")).unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    let p = prot(&root);
+    let f = b.to_string_lossy().to_lowercase();
+    assert!(p
+        .others
+        .set(super::others::Others {
+            roots: vec![(b.clone(), f)],
+            tables: Vec::new(),
+            bounded: false,
+        })
+        .is_ok());
+    let bash = |cmd: &str| {
+        p.check(
+            &Request::Bash {
+                command: cmd.into(),
+            },
+            None,
+            &root,
+        )
+        .map(|f| f.verdict)
+    };
+    for (cmd, want) in [
+        ("cp x sub/b/.claude/settings.json", Some(Deny)),
+        ("rm -rf sub", Some(Deny)),
+        ("rm -rf sub/b", Some(Deny)),
+        ("rm -rf src", None),
+        ("cp x sub/b/src.rs", None),
+    ] {
+        assert_eq!(bash(cmd), want, "{cmd}");
     }
 }

@@ -148,7 +148,12 @@ impl Protected {
             // file's verdict for a tool that says it writes; ask for one that may.
             self.hard_link_write(tool, p, cap, worst);
             // Another project's protected paths (`others.rs`); by name only for a tool that
-            // says it writes.
+            // says it writes. A tool that only may write (an MCP search, a lookup) has the
+            // lists read only for a path outside the project root: most of its strings are
+            // no paths at all, and a known root inside the project is rare.
+            if !edit && p.starts_with(&self.project_root) {
+                return;
+            }
             let h = self.elsewhere(p, edit).or_else(|| {
                 (tool == tools::EDIT)
                     .then(|| self.elsewhere_above(p, true))
