@@ -121,6 +121,9 @@ esac
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "polc: $POLC ${FEAT[*]} ($(stat -c %s "$POLC") bytes)  trivial: $TRIVIAL  rustflags: ${FLAGS:-none}"
 echo "table: $T ($(stat -c %s "$T") bytes)   cmd: $CMD   input: $INPUT   runs: $RUNS pairs"
+# Installed as the README says: the polc on PATH is the hook's (the hook checks that, and
+# walks PATH to do it: without this every call looked through every PATH folder).
+export PATH="$(dirname "$POLC"):$PATH"
 # One call first: the session's start, the tripwire's record and the caches are written by
 # the first call of a session, not by the calls measured.
 "${A[@]}" < "$JSON" > /dev/null 2>&1 || true

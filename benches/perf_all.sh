@@ -50,6 +50,8 @@ done
 say ""
 
 POLC=$(cat "$W/last-polc") TRIVIAL=$(cat "$W/last-trivial")
+# The polc on PATH is the hook's, as installed (see coldstart.sh).
+export PATH="$(dirname "$POLC"):$PATH"
 declare -A TABLES=([shipped]=$(cat "$W/last-table-shipped") [100k]=$(cat "$W/last-table-100k") [100k-json]=$(cat "$W/last-table-100k-json"))
 count() { # instructions of one run: count BINARY ARGS... < input (a non-zero exit, e.g. the
   # hook's 5 s deadline under valgrind on a loaded machine, is shown after the count)

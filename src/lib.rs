@@ -20,6 +20,7 @@ pub mod cli;
 #[cfg(feature = "compiler")]
 pub mod compile;
 pub mod content;
+pub mod fileio;
 #[cfg(feature = "compiler")]
 pub mod fmt;
 pub mod host;

@@ -106,7 +106,18 @@ pub const EDIT_TOOLS: &[&str] = &[
     "insert",
 ];
 
-pub const WEBFETCH_TOOLS: &[&str] = &["WebFetch", "web_fetch", "fetch", "webfetch"];
+/// Factory Droid's web tool is `FetchUrl` (red team, session 7: its calls met no webfetch
+/// rule and no exfiltration step).
+pub const WEBFETCH_TOOLS: &[&str] = &[
+    "WebFetch",
+    "web_fetch",
+    "fetch",
+    "webfetch",
+    "FetchUrl",
+    "fetch_url",
+    "FetchURL",
+    "url_fetch",
+];
 pub const WEBSEARCH_TOOLS: &[&str] = &["WebSearch", "google_web_search", "web_search", "websearch"];
 
 /// Is `name` a shell tool of some agent?

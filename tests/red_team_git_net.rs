@@ -481,7 +481,9 @@ deny webfetch glob "domain:evil.com" { id evil }
             "git fetch",
             "nc good.com 80",
             "scp f good.com:",
-            "pip install requests",
+            // (`pip install` outside a virtual environment asks since red team 7: it may
+            // put a command named polc on PATH.)
+            "pip download requests",
             "dig good.com",
             "git status",
             "gpg -d secret.gpg",

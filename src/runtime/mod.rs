@@ -3,6 +3,7 @@
 //! Both sources answer the same questions; the differential test holds them equal.
 
 pub mod entry;
+pub mod gitindex;
 pub mod host_checks;
 #[cfg(feature = "compiler")]
 pub mod interp;
@@ -713,6 +714,9 @@ fn touches(
         }
     }
     let any_root = std::path::Path::new("/");
+    if w.effects.iter().any(|e| e.prints_tracked) {
+        tracked_reads(src, dirs, ctx, host, f)?;
+    }
     for u in w
         .file_uses()
         .filter(|u| u.access != Access::List)
@@ -786,6 +790,58 @@ fn touches(
                 if u.recursive && !possible {
                     src.match_path_under(tool, &q.lexical, c, host, &mut |r| f(r, true))?;
                 }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A git command that prints tracked files' contents without naming them: each file the
+/// repository's index lists is a possible read (read rules matched on its path in the work
+/// tree, lexically: what is printed is the tracked blob, not what the path now leads to).
+/// An index polc cannot read within its bounds: any path under the work tree.
+fn tracked_reads(
+    src: &dyn RuleSource,
+    dirs: &Option<Vec<std::path::PathBuf>>,
+    ctx: &Context,
+    host: &str,
+    f: &mut dyn FnMut(u32, bool),
+) -> Result<(), Corrupt> {
+    let starts: Vec<std::path::PathBuf> = match dirs {
+        Some(ds) => ds.clone(),
+        None => ctx.cwd.iter().cloned().collect(),
+    };
+    let mut seen: Vec<std::path::PathBuf> = Vec::new();
+    for d in starts {
+        match gitindex::tracked(&d) {
+            gitindex::Tracked::None => {}
+            gitindex::Tracked::Unknown(root) => {
+                src.match_path_under(tools::READ, &root, ctx, host, &mut |r| f(r, true))?;
+            }
+            gitindex::Tracked::Names(root, names) => {
+                if seen.contains(&root) {
+                    continue;
+                }
+                let c = Context {
+                    cwd: Some(root.clone()),
+                    ..ctx.clone()
+                };
+                for n in names {
+                    let Ok(n) = String::from_utf8(n) else {
+                        // A name polc cannot hold as text: anything under the root.
+                        src.match_path_under(tools::READ, &root, ctx, host, &mut |r| f(r, true))?;
+                        continue;
+                    };
+                    let p = root.join(n);
+                    let q = PathQuery {
+                        lexical: p.clone(),
+                        canonical: p,
+                    };
+                    src.match_path(tools::READ, &q, &c, Side::Restrict, host, &mut |r| {
+                        f(r, true)
+                    })?;
+                }
+                seen.push(root);
             }
         }
     }

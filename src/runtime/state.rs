@@ -17,7 +17,7 @@
 //! does not check is unreadable, never "absent".
 
 use sha2::{Digest, Sha256};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
@@ -164,8 +164,7 @@ pub fn read_record(path: &Path) -> std::io::Result<Option<(String, std::fs::File
     if !m.is_file() || m.len() > MAX_RECORD {
         return Err(std::io::Error::other("not a polc record"));
     }
-    let mut s = String::new();
-    (&f).take(MAX_RECORD).read_to_string(&mut s)?;
+    let s = crate::fileio::read_text_upto(&f, m.len(), MAX_RECORD)?;
     Ok(Some((s, f)))
 }
 

@@ -35,7 +35,126 @@ const SECRET_NAMES: &[&str] = &[
 
 fn secret_name(n: &str) -> bool {
     let u = n.trim_start_matches('-').to_ascii_uppercase();
-    !u.is_empty() && SECRET_NAMES.iter().any(|s| u.contains(s))
+    // The last part of a path-like key (`//registry.npmjs.org/:_authToken`).
+    let u = u.rsplit([':', '/']).next().unwrap_or(&u);
+    !u.is_empty()
+        && (SECRET_NAMES.iter().any(|s| u.contains(s))
+            || ["_PW", "_PWD", "_PAT", "_PIN"]
+                .iter()
+                .any(|x| u.ends_with(x))
+            || matches!(u, "PW" | "PAT" | "PASSWD"))
+}
+
+/// Options whose value is a credential, by program (red team, session 7: `curl -u
+/// user:PW`, `sshpass -p PW`, `redis-cli -a PW`, `docker login -p PW`, `zip -P PW`,
+/// `openssl enc -k PW`, `smbclient -U user%PW`, `gh secret set X --body PW`).
+const CREDENTIAL_OPTIONS: &[(&str, &[&str])] = &[
+    ("curl", &["-u", "--user", "-U", "--proxy-user"]),
+    ("sshpass", &["-p"]),
+    ("redis-cli", &["-a", "--pass", "--askpass"]),
+    ("zip", &["-P", "--password"]),
+    ("7z", &["-p"]),
+    ("openssl", &["-k", "-pass", "-passin", "-passout", "-kfile"]),
+    ("smbclient", &["-U", "--user"]),
+    ("docker", &["-p", "--password"]),
+    ("podman", &["-p", "--password"]),
+    ("nerdctl", &["-p", "--password"]),
+    ("helm", &["-p", "--password"]),
+    ("oras", &["-p", "--password"]),
+    (
+        "skopeo",
+        &["-p", "--password", "--creds", "--src-creds", "--dest-creds"],
+    ),
+    ("az", &["-p", "--password"]),
+    ("gh", &["-b", "--body"]),
+    ("mysql", &["--password"]),
+    ("psql", &["--password"]),
+    ("ldapsearch", &["-w"]),
+    ("ldapmodify", &["-w"]),
+    ("ldapadd", &["-w"]),
+];
+
+/// Subcommands whose next operand is a credential: `vault login TOKEN`, `htpasswd -b F U PW`
+/// (the last word), `kubectl create secret … --from-literal=K=V` (V).
+fn credential_operand(program: &str, prev: &str) -> bool {
+    matches!((program, prev), ("vault", "login") | ("vault", "auth"))
+}
+
+/// Well-known token shapes: provider API keys, forge tokens, chat bot tokens, cloud key ids.
+fn token_shape(w: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "sk-",
+        "ghp_",
+        "gho_",
+        "ghs_",
+        "ghu_",
+        "ghr_",
+        "github_pat_",
+        "glpat-",
+        "xoxb-",
+        "xoxp-",
+        "xoxa-",
+        "xoxr-",
+        "xoxs-",
+        "hf_",
+        "npm_",
+        "pypi-",
+        "AKIA",
+        "ASIA",
+        "AIza",
+        "ya29.",
+        "sq0atp-",
+        "shpat_",
+        "dop_v1_",
+        "rk_live_",
+        "sk_live_",
+        "pk_live_",
+    ];
+    PREFIXES.iter().any(|p| {
+        w.strip_prefix(p).is_some_and(|rest| {
+            rest.len() >= 12
+                && rest
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+        })
+    })
+}
+
+/// `k=v` pairs inside a word (a URL's query, a libpq connection string `host=h
+/// password=PW`, `--from-literal=pw=PW`) whose key is a secret name: the values' ranges,
+/// relative to `inner`.
+fn secret_pairs(inner: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let b = inner.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        // A key starts after a separator.
+        let start = i;
+        while i < b.len() && !b"=&?; \t,".contains(&b[i]) {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'=' {
+            let key = &inner[start..i];
+            let vs = i + 1;
+            let mut j = vs;
+            while j < b.len() && !b"&; \t,\"'".contains(&b[j]) {
+                j += 1;
+            }
+            if secret_name(key) && j > vs {
+                out.push((vs, j));
+            } else if inner[vs..j].contains('=') {
+                // `--from-literal=pw=V`: a pair inside the value.
+                out.extend(
+                    secret_pairs(&inner[vs..j])
+                        .into_iter()
+                        .map(|(x, y)| (vs + x, vs + y)),
+                );
+            }
+            i = j;
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Splits into shell-ish words (quotes kept inside the word), with their byte ranges.
@@ -86,6 +205,7 @@ pub fn redact(s: &str) -> String {
         (lead, trail)
     };
     let mut k = 0;
+    let mut program = String::new();
     while k < ws.len() {
         let (a, b) = ws[k];
         let w = &s[a..b];
@@ -157,9 +277,66 @@ pub fn redact(s: &str) -> String {
             // `--password VALUE`, `set aws_secret_access_key VALUE`
             cut.push(ws[k + 1]);
         }
+        // `//registry.npmjs.org/:_authToken VALUE`: a key whose last part is a secret name,
+        // its value the next word.
+        if !inner.contains('=') && inner.contains(':') && secret_name(inner) && k + 1 < ws.len() {
+            cut.push(ws[k + 1]);
+        }
         // -p<password> (mysql and friends)
         if inner.len() > 2 && inner.starts_with("-p") && !inner.starts_with("-p=") {
             cut.push((a + lead + 2, inner_end));
+        }
+        // The program this word belongs to: the nearest known one before it.
+        let base = inner.rsplit('/').next().unwrap_or(inner);
+        if CREDENTIAL_OPTIONS.iter().any(|(p, _)| *p == base)
+            || base == "vault"
+            || base == "htpasswd"
+        {
+            program = base.to_string();
+        }
+        if let Some((_, opts)) = CREDENTIAL_OPTIONS.iter().find(|(p, _)| *p == program) {
+            if opts.contains(&inner) && k + 1 < ws.len() {
+                cut.push(ws[k + 1]);
+            } else if let Some(o) = opts.iter().find(|o| {
+                o.starts_with("--") && inner.starts_with(*o) && inner[o.len()..].starts_with('=')
+            }) {
+                cut.push((a + lead + o.len() + 1, inner_end));
+            } else if let Some(o) = opts
+                .iter()
+                .find(|o| o.len() == 2 && inner.starts_with(*o) && inner.len() > 2)
+            {
+                // `-Uuser%PW`, `-pPW` attached.
+                cut.push((a + lead + o.len(), inner_end));
+            }
+        }
+        if k > 0
+            && credential_operand(&program, &s[ws[k - 1].0..ws[k - 1].1])
+            && !inner.starts_with('-')
+        {
+            cut.push((a + lead, inner_end));
+        }
+        if program == "htpasswd" && k + 1 == ws.len() {
+            cut.push((a + lead, inner_end));
+        }
+        // Key=value pairs inside the word, and token shapes anywhere in it.
+        for (x, y) in secret_pairs(inner) {
+            cut.push((a + lead + x, a + lead + y));
+        }
+        // Byte-wise over ASCII token characters: every part starts and ends at a character
+        // boundary (a non-ASCII byte is a separator).
+        let ib = inner.as_bytes();
+        let tok = |c: u8| c.is_ascii_alphanumeric() || b"-_.".contains(&c);
+        let mut x = 0;
+        while x < ib.len() {
+            if !tok(ib[x]) {
+                x += 1;
+                continue;
+            }
+            let y = x + ib[x..].iter().take_while(|&&c| tok(c)).count();
+            if token_shape(&inner[x..y]) {
+                cut.push((a + lead + x, a + lead + y));
+            }
+            x = y;
         }
         k += 1;
     }
@@ -376,6 +553,100 @@ impl std::error::Error for AuditError {
 
 #[cfg(test)]
 mod tests {
+    /// Red team, session 7 (C7-auditleak): credential shapes the first list missed.
+    #[test]
+    fn more_credential_shapes_are_redacted() {
+        for (cmd, secret) in [
+            ("curl -u admin:PW1secret https://x.io", "PW1secret"),
+            ("curl -uadmin:PW1secret https://x.io", "PW1secret"),
+            ("sshpass -p PW1secret ssh h", "PW1secret"),
+            ("redis-cli -a PW1secret ping", "PW1secret"),
+            ("docker login -u me -p PW1secret reg.io", "PW1secret"),
+            ("az login -u me -p PW1secret", "PW1secret"),
+            ("GITHUB_PAT=PW1secret gh repo list", "PW1secret"),
+            ("zip -P PW1secret a.zip f", "PW1secret"),
+            ("openssl enc -aes256 -k PW1secret -in f", "PW1secret"),
+            ("smbclient -U user%PW1secret //h/s", "PW1secret"),
+            ("htpasswd -b f user PW1secret", "PW1secret"),
+            ("curl 'https://x.io/?api_key=PW1secret&q=1'", "PW1secret"),
+            ("curl https://x.io/?access_token=PW1secret", "PW1secret"),
+            ("psql \"host=h password=PW1secret\"", "PW1secret"),
+            ("export DB_PW=PW1secret", "PW1secret"),
+            (
+                "npm config set //registry.npmjs.org/:_authToken PW1secret",
+                "PW1secret",
+            ),
+            ("gh secret set X --body PW1secret", "PW1secret"),
+            ("vault login PW1secret", "PW1secret"),
+            (
+                "kubectl create secret generic x --from-literal=pw=PW1secret",
+                "PW1secret",
+            ),
+            ("echo sk-ant-api03-abcdefghijklmnop", "abcdefghijklmnop"),
+            ("echo ghp_abcdefghijklmnopqrstuv", "abcdefghijklmnopqrstuv"),
+            ("echo AKIAABCDEFGHIJKLMNOP", "ABCDEFGHIJKLMNOP"),
+        ] {
+            let r = super::redact(cmd);
+            assert!(!r.contains(secret), "{cmd} -> {r}");
+        }
+        // Ordinary commands keep their words; non-ASCII text stays whole.
+        assert_eq!(super::redact("git status"), "git status");
+        assert_eq!(
+            super::redact("echo héllo wörld ✓ -p"),
+            "echo héllo wörld ✓ -p"
+        );
+        assert_eq!(
+            super::redact("cd /tmp && export PATH=/x:$PATH"),
+            "cd /tmp && export PATH=/x:$PATH"
+        );
+    }
+
+    /// Redaction never panics (every cut on a character boundary) whatever the text:
+    /// multi-byte characters next to every shape it cuts.
+    #[test]
+    fn redaction_holds_on_any_text() {
+        let parts = [
+            "curl",
+            "-u",
+            "é:ü",
+            "-p",
+            "ü",
+            "sk-",
+            "ghp_ääääääääääääää",
+            "key=ä",
+            "?token=é",
+            "Authorization:",
+            "Bearer",
+            "✓",
+            "\"",
+            "'",
+            "=",
+            ":",
+            "-Uä%ü",
+            "vault",
+            "login",
+            "htpasswd",
+            "a=b=c",
+            "//h/:_authToken",
+            "AKIAÄÄÄÄÄÄÄÄÄÄÄÄÄÄÄÄ",
+            "x",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..3000 {
+            let mut cmd = String::new();
+            for _ in 0..(seed % 7 + 1) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                cmd.push_str(parts[(seed >> 33) as usize % parts.len()]);
+                if seed & 1 == 0 {
+                    cmd.push(' ');
+                }
+            }
+            let _ = super::redact(&cmd);
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -143,10 +143,8 @@ pub fn open(state_dir: &Path, key: &[&[u8]], create: bool) -> Result<Option<Open
         if !same_file(&f, &path) {
             continue; // trimmed and replaced meanwhile: the new file
         }
-        let mut text = String::new();
-        (&f).take(HARD_CAP)
-            .read_to_string(&mut text)
-            .map_err(|e| at(Fault::Read(e)))?;
+        let text =
+            crate::fileio::read_text_upto(&f, m.len(), HARD_CAP).map_err(|e| at(Fault::Read(e)))?;
         let tail = super::record::tail_start(&text);
         let state = State::fold_with(&text[tail..], false).map_err(|why| at(Fault::Record(why)))?;
         return Ok(Some(Open {

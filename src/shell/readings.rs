@@ -427,6 +427,37 @@ fn peel_steps(words: &mut Vec<WordRef<'_>>, values: &mut Vec<Vec<u8>>, r: &mut S
         git_reading(&name, &args, values, r);
         super::walk::discard(args);
         extra_readings(&name, values, r);
+        // `/usr/lib/git-core/git-push …` is `git push …`; `python3 -m awscli …` is `aws …`:
+        // the same command read by its program (red team, session 7). A new step, so the
+        // command as written keeps its own readings and stage.
+        if let Some(k) = dispatched_program(&name, values) {
+            r.stages[stage] = stage_of(words, values);
+            let lit = |t: &str| {
+                Cow::Owned(Word {
+                    raw: t.to_string(),
+                    parts: vec![super::Part::Lit(t.to_string())],
+                    unattestable: Vec::new(),
+                    expanded: false,
+                })
+            };
+            match k {
+                Dispatch::GitBuiltin(sub) => {
+                    words[0] = lit("git");
+                    values[0] = b"git".to_vec();
+                    words.insert(1, lit(&sub));
+                    values.insert(1, sub.into_bytes());
+                }
+                Dispatch::Module(k, name) => {
+                    words.drain(..k);
+                    values.drain(..k);
+                    if let Some(a) = name {
+                        words[0] = lit(&a);
+                        values[0] = a.into_bytes();
+                    }
+                }
+            }
+            continue;
+        }
         let Some(spec) = lists::wrapper(&name) else {
             r.stages[stage] = stage_into(words, std::mem::take(values));
             return;
@@ -457,6 +488,98 @@ fn peel_steps(words: &mut Vec<WordRef<'_>>, values: &mut Vec<Vec<u8>>, r: &mut S
             }
         }
     }
+}
+
+/// A program that is another program's command under another name.
+enum Dispatch {
+    /// `git-NAME` (git's dashed builtins in `git --exec-path`, and the external commands
+    /// `git NAME` runs): `git NAME`.
+    GitBuiltin(String),
+    /// `python[X.Y] [options] -m MODULE …`: the module (the word at this index) runs as its
+    /// command line, under this name when the word is not just it (`awscli` → `aws`;
+    /// `-mpip` → `pip`).
+    Module(usize, Option<String>),
+}
+
+/// Modules whose command line goes by another name.
+const MODULE_PROGRAMS: &[(&str, &str)] = &[
+    ("awscli", "aws"),
+    ("azure.cli", "az"),
+    ("samcli", "sam"),
+    ("httpie", "http"),
+    ("yt_dlp", "yt-dlp"),
+    (
+        "huggingface_hub.commands.huggingface_cli",
+        "huggingface-cli",
+    ),
+];
+
+fn dispatched_program(name: &str, values: &[Vec<u8>]) -> Option<Dispatch> {
+    if let Some(sub) = name.strip_prefix("git-") {
+        let sub = sub.strip_suffix(".exe").unwrap_or(sub);
+        if !sub.is_empty()
+            && sub
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return Some(Dispatch::GitBuiltin(sub.to_string()));
+        }
+        return None;
+    }
+    let py = name
+        .strip_prefix("python")
+        .or_else(|| name.strip_prefix("pypy"))?;
+    if !py.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    let mut i = 1;
+    while i < values.len() {
+        let a = &values[i];
+        match a.as_slice() {
+            b"-m" => break,
+            // Options that take the next word.
+            b"-W" | b"-X" | b"--check-hash-based-pycs" => i += 1,
+            _ if a.starts_with(b"--") => {}
+            [b'-', rest @ ..] if !rest.is_empty() => {
+                // A cluster of flags (`-Im`, `-Bm`): `m` takes the module; `c` a command;
+                // `W`/`X` their value, attached or next.
+                for (j, &c) in rest.iter().enumerate() {
+                    match c {
+                        b'm' if j + 1 == rest.len() => return module_at(values, i + 1),
+                        b'm' => {
+                            let m = String::from_utf8_lossy(&rest[j + 1..]).into_owned();
+                            let alias = module_alias(m.as_bytes()).map(str::to_string);
+                            return Some(Dispatch::Module(i, Some(alias.unwrap_or(m))));
+                        }
+                        b'c' => return None,
+                        b'W' | b'X' => {
+                            if j + 1 == rest.len() {
+                                i += 1;
+                            }
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            // A script file, `-` or `-c`: not a module run.
+            _ => return None,
+        }
+        i += 1;
+    }
+    module_at(values, i + 1)
+}
+
+fn module_at(values: &[Vec<u8>], k: usize) -> Option<Dispatch> {
+    let m = values.get(k)?;
+    Some(Dispatch::Module(k, module_alias(m).map(str::to_string)))
+}
+
+fn module_alias(m: &[u8]) -> Option<&'static str> {
+    MODULE_PROGRAMS
+        .iter()
+        .find(|(n, _)| n.as_bytes() == m)
+        .map(|(_, a)| *a)
 }
 
 /// `git -C dir push --force` is `git push --force` to a deny rule: git's global options are

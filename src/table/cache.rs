@@ -17,13 +17,16 @@
 //! recorded ctime is older than the granularity, any later change gets a later ctime, and
 //! ctime cannot be set back by an unprivileged writer.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// Cap on each cache file.
-pub const MAX_CACHE_BYTES: usize = 64 << 10;
+/// Cap on each cache file. Every hook call scans three of them (`verified`, `fresh`, the
+/// trust digests): 16 KiB holds ~150 entries each, more tables than a person uses between
+/// rebuilds (a rebuilt table's old entries are dead), and bounds the scan (64 KiB files
+/// cost ~117,000 instructions a call on the benchmark machine).
+pub const MAX_CACHE_BYTES: usize = 16 << 10;
 
 /// How old a file's ctime must be before its key is cached.
 pub const SETTLE: Duration = Duration::from_secs(2);
@@ -112,9 +115,7 @@ fn read_capped(file: &Path) -> Option<Vec<u8>> {
     if !m.is_file() {
         return None;
     }
-    let mut buf = Vec::with_capacity((m.len() as usize).min(MAX_CACHE_BYTES));
-    f.take(MAX_CACHE_BYTES as u64).read_to_end(&mut buf).ok()?;
-    Some(buf)
+    crate::fileio::read_upto(&f, m.len(), MAX_CACHE_BYTES as u64).ok()
 }
 
 /// One read of a cache file, for several lookups.

@@ -190,6 +190,9 @@ const RUNNER_CONFIG: &[&[u8]] = &[
     b"/bunfig.toml",
     b"/pytest.ini",
     b"/.pytest.ini",
+    // pytest 9's TOML configuration (highest precedence: red team, session 7).
+    b"/pytest.toml",
+    b"/.pytest.toml",
     // pytest's other configuration files, coverage's, tox's commands, and the version
     // managers' files that choose which `go`/`python`/`node` binary runs (`path:/tmp/x`).
     b"/tox.ini",
@@ -301,6 +304,9 @@ pub(super) const PROJECT_FILES: &[&str] = &[
     // settings (plugins and marketplaces): red team, session 6.
     ".factory/settings.local.json",
     ".factory/hooks.json",
+    // Gemini CLI loads `.gemini/.env` into its environment (variables that move its
+    // settings and folder trust): red team, session 7.
+    ".gemini/.env",
 ];
 pub(super) const PROJECT_DIRS: &[&str] = &[
     ".github/hooks",
@@ -392,6 +398,8 @@ const PROJECT_ASK: &[&str] = &[
     "bunfig.toml",
     "pytest.ini",
     ".pytest.ini",
+    "pytest.toml",
+    ".pytest.toml",
 ];
 const HOME_FILES: &[&str] = &[
     ".gemini/settings.json",
@@ -405,6 +413,38 @@ const HOME_FILES: &[&str] = &[
     // OpenClaw's configuration (plugins, the polc hook's entry): red team, session 6.
     ".openclaw/openclaw.json",
     ".copilot/mcp-config.json",
+    // User-scope files that make an agent run or approve commands (red team, session 7):
+    // user MCP servers, Droid's user hooks file, Gemini's environment and folder trust,
+    // Claude's plugin registry, VS Code's user settings (`chat.tools.*.autoApprove`) and
+    // MCP servers.
+    ".cursor/mcp.json",
+    ".factory/mcp.json",
+    ".factory/hooks.json",
+    ".factory/settings.local.json",
+    ".gemini/.env",
+    ".gemini/trustedFolders.json",
+    ".gemini/system-defaults.json",
+    ".config/Code/User/settings.json",
+    ".config/Code/User/mcp.json",
+    ".config/Code - Insiders/User/settings.json",
+    ".config/Code - Insiders/User/mcp.json",
+    ".config/VSCodium/User/settings.json",
+    "Library/Application Support/Code/User/settings.json",
+    "Library/Application Support/Code/User/mcp.json",
+    ".vscode-server/data/Machine/settings.json",
+    ".vscode-server/data/User/settings.json",
+    ".cursor-server/data/Machine/settings.json",
+];
+const HOME_ASK: &[&str] = &[
+    ".gitconfig",
+    ".config/git/config",
+    ".config/git/attributes",
+    ".config/go/env",
+    ".cargo/config.toml",
+    ".cargo/config",
+    ".npmrc",
+    ".config/pip/pip.conf",
+    ".pip/pip.conf",
 ];
 const HOME_DIRS: &[&str] = &[
     ".claude/hooks",
@@ -419,6 +459,16 @@ const HOME_DIRS: &[&str] = &[
     ".factory/droids",
     ".factory/hooks",
     ".openclaw/extensions",
+    // Red team, session 7: Claude's installed plugins (their hooks run in every session),
+    // Gemini's user policies, extensions and commands, Codex's execpolicy rules.
+    ".claude/plugins",
+    ".gemini/policies",
+    ".gemini/extensions",
+    ".gemini/commands",
+    ".codex/rules",
+    ".codex/skills",
+    ".copilot/agents",
+    ".copilot/skills",
 ];
 const SYSTEM_DIRS: &[&str] = &[
     "/etc/polc",
@@ -562,10 +612,21 @@ impl Protected {
         if let Some(d) = hooks_path(root) {
             add(Entry::Dir(d, true));
         }
+        // A `.git` file (`gitdir: DIR`: `git init --separate-git-dir`, worktrees,
+        // submodules) puts the repository's configuration and hooks in DIR: writes there ask
+        // as they do in `.git/` (red team, session 7).
+        if let Some(d) = separate_git_dir(root) {
+            add(Entry::Dir(d, true));
+        }
         // The scripts the agents' configuration runs (hooks, status lines, MCP servers).
         let (scripts, bounded) = super::referenced::scripts(root, &self.homes);
         for (p, ask) in scripts {
-            add(Entry::File(p, ask));
+            // A word ending in `/` names a folder (a `PATH` entry of a settings `env`).
+            if p.as_os_str().as_encoded_bytes().ends_with(b"/") {
+                add(Entry::Dir(p, ask));
+            } else {
+                add(Entry::File(p, ask));
+            }
         }
         // A bound met reading the configuration: a script it runs may be missing, so every
         // write under the project and the homes asks.
@@ -577,6 +638,12 @@ impl Protected {
         }
         for h in &self.homes {
             add(Entry::Named(h.join(".claude"), "settings", ".json"));
+            // The user's git and go configuration: `core.fsmonitor`, `GOFLAGS=-toolexec`
+            // run commands under allowed `git status` / `go build` (red team, session 7):
+            // writes ask, as `.git/config`'s do.
+            for f in HOME_ASK {
+                add(Entry::File(h.join(f), true));
+            }
             for f in HOME_FILES {
                 add(Entry::File(h.join(f), false));
             }
@@ -809,13 +876,23 @@ impl Protected {
             let rel = std::str::from_utf8(&name[1..]).unwrap_or_default();
             roots.push((root.join(rel), true, false));
         }
-        if let Ok(rd) = std::fs::read_dir(root.join(".git")) {
-            for x in rd.flatten() {
-                if x.file_type().is_ok_and(|t| !t.is_dir()) {
-                    roots.push((x.path(), true, false));
+        // The repository's folder (`.git`, or the one a `.git` file names): the files
+        // directly in it and its hooks, not its objects (a folder entry of its own, walked
+        // whole it would meet the bound at once).
+        let sep = separate_git_dir(root);
+        for g in std::iter::once(root.join(".git")).chain(sep.clone()) {
+            for d in [g.clone(), g.join("hooks")] {
+                if let Ok(rd) = std::fs::read_dir(&d) {
+                    for x in rd.flatten() {
+                        if x.file_type().is_ok_and(|t| !t.is_dir()) {
+                            roots.push((x.path(), true, false));
+                        }
+                    }
                 }
             }
         }
+        let sep: Vec<PathBuf> = sep.iter().flat_map(|d| Self::forms(d)).collect();
+        roots.retain(|(p, _, walk)| !(*walk && sep.contains(p)));
         // Other roots polc knows (`others.rs`): their hook configuration, sources, tables.
         let others = self.others();
         if others.bounded || others.roots.len() > super::others::MAX_LINKED_ROOTS {
@@ -941,6 +1018,20 @@ fn walk_inodes(
         }
     }
     true
+}
+
+/// The folder a root's `.git` file names (`gitdir: DIR`, relative to the root), if `.git`
+/// is a small regular file.
+fn separate_git_dir(root: &Path) -> Option<PathBuf> {
+    use std::io::Read;
+    let f = std::fs::File::open(root.join(".git")).ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    f.take(4096).read_to_string(&mut text).ok()?;
+    let d = text.lines().next()?.strip_prefix("gitdir:")?.trim();
+    (!d.is_empty()).then(|| root.join(d))
 }
 
 /// What the symbolic links inside a dedicated folder point at (a shared skills folder linked

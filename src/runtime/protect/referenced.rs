@@ -27,6 +27,8 @@ const PROJECT: &[&str] = &[
     ".cursor/mcp.json",
     ".vscode/mcp.json",
     ".vscode/settings.json",
+    // A task with `"runOn": "folderOpen"` runs its command when the folder opens.
+    ".vscode/tasks.json",
     ".factory/settings.json",
     ".factory/settings.local.json",
     ".factory/mcp.json",
@@ -70,6 +72,36 @@ const COMMAND_KEYS: &[&str] = &[
     "awsauthrefresh",
     "otelheadershelper",
     "notify",
+    // Red team, session 7: Claude's GCP and proxy helpers, MCP servers' header helpers,
+    // Gemini's tool discovery and call commands.
+    "gcpauthrefresh",
+    "proxyauthhelper",
+    "headershelper",
+    "discoverycommand",
+    "callcommand",
+];
+/// Variables of a settings file's `env` block whose value is code the agent's shells and
+/// tools load (a script, a config file with commands, a module to require): the path in
+/// it is treated as a script the configuration runs.
+const CODE_ENV: &[&str] = &[
+    "BASH_ENV",
+    "ENV",
+    "ZDOTDIR",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_CONFIG",
+    "LD_PRELOAD",
+    "LD_LIBRARY_PATH",
+    "PYTHONSTARTUP",
+    "PYTHONPATH",
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "PERL5OPT",
+    "PERL5LIB",
+    "RUBYOPT",
+    "RUBYLIB",
+    "JAVA_TOOL_OPTIONS",
+    "PROMPT_COMMAND",
 ];
 const MAX_FILE: u64 = 1 << 20;
 const MAX_VALUES: usize = 4096;
@@ -218,10 +250,49 @@ fn visit(v: &serde_json::Value, command: bool, budget: &mut usize, out: &mut Vec
             }
             for (k, x) in m {
                 let key = k.to_ascii_lowercase();
+                if key == "env" {
+                    if let serde_json::Value::Object(vars) = x {
+                        env_block(vars, out);
+                    }
+                    continue;
+                }
                 visit(x, COMMAND_KEYS.contains(&key.as_str()), budget, out);
             }
         }
         _ => {}
+    }
+}
+
+/// A settings file's `env` block (applied to every shell the agent runs and to its hooks):
+/// a variable that loads code names a script (red team, session 7: `BASH_ENV`,
+/// `GIT_CONFIG_GLOBAL`, `NODE_OPTIONS=--require ./x.js`); a `PATH`-like list's folders are
+/// places a command may be shadowed from (writes into them ask).
+fn env_block(vars: &serde_json::Map<String, serde_json::Value>, out: &mut Vec<(String, bool)>) {
+    for (k, v) in vars {
+        let Some(v) = v.as_str() else { continue };
+        let name = k.to_ascii_uppercase();
+        if CODE_ENV.contains(&name.as_str()) {
+            // Each `:`-separated part is a path the variable loads.
+            for part in v.split(':').filter(|p| !p.is_empty()) {
+                // `GIT_CONFIG_GLOBAL=gitcfg`: a bare name is a file in the folder.
+                let bare = !part.contains('/') && !part.starts_with(['$', '~', '-']);
+                let part = if bare {
+                    format!("./{part}")
+                } else {
+                    part.to_string()
+                };
+                out.push((format!("sh {part}"), true));
+            }
+        } else if name.ends_with("PATH") {
+            for part in v.split(':').filter(|p| !p.is_empty()) {
+                // A folder: path-like with a trailing `/`.
+                out.push((format!("{}/", part.trim_end_matches('/')), false));
+            }
+        } else {
+            // Another value: a path in it asks (as a file: `TMPDIR=/tmp/` must not make
+            // every write under /tmp ask).
+            out.push((v.trim_end_matches('/').to_string(), false));
+        }
     }
 }
 

@@ -471,6 +471,13 @@ fn remover_name(prog: &str) -> bool {
         "obliterate",
     ];
     let n = prog.to_ascii_lowercase();
+    // De-duplicators replace copies with hard links to the original (`hardlink -cO .`,
+    // `jdupes -L`, `rdfind -makehardlinks`, `fclones link`): a copy of a protected file
+    // becomes the protected file (red team, session 7).
+    const LINKERS: &[&str] = &["hardlink", "dupe", "dedup", "rdfind", "fclones", "czkawka"];
+    if LINKERS.iter().any(|l| n.contains(l)) {
+        return true;
+    }
     n.starts_with("rm")
         || n.ends_with("rm")
         || n.split(|c: char| !c.is_ascii_alphanumeric())

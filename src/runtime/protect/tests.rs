@@ -488,3 +488,40 @@ fn a_known_root_inside_the_project() {
         assert_eq!(bash(cmd), want, "{cmd}");
     }
 }
+
+/// A `.git` file naming the repository's folder elsewhere (`--separate-git-dir`): a hard
+/// link of that folder's `config` asks like `.git/config`'s, and its objects are not walked
+/// (a file with several links elsewhere is not made to ask by the bound).
+#[test]
+fn a_hard_link_of_a_separate_git_dirs_config_asks() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().canonicalize().unwrap().join("p");
+    let gd = d.path().canonicalize().unwrap().join("gd");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::create_dir_all(gd.join("objects")).unwrap();
+    for k in 0..(9000 / 64 + 1) {
+        let o = gd.join(format!("objects/{k:02x}"));
+        std::fs::create_dir_all(&o).unwrap();
+        for j in 0..64 {
+            std::fs::write(o.join(format!("{j}")), "").unwrap();
+        }
+    }
+    std::fs::write(gd.join("config"), "[core]\n").unwrap();
+    std::fs::write(root.join(".git"), format!("gitdir: {}\n", gd.display())).unwrap();
+    std::fs::hard_link(gd.join("config"), root.join("src/gc")).unwrap();
+    std::fs::write(root.join("src/u1"), "x").unwrap();
+    std::fs::hard_link(root.join("src/u1"), root.join("src/u2")).unwrap();
+    let p = prot(&root);
+    let sed = |f: &str| {
+        p.check(
+            &Request::Bash {
+                command: format!("sed -i s/a/b/ {f}"),
+            },
+            None,
+            &root,
+        )
+        .map(|f| f.verdict)
+    };
+    assert_eq!(sed("src/gc"), Some(Verdict::Ask));
+    assert_eq!(sed("src/u2"), None);
+}

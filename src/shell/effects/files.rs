@@ -620,9 +620,66 @@ fn list_operands(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
             }
         }
         "sort" | "wc" | "du" | "cat" | "head" | "tail" if has(&["--files0-from"]) => Access::Read,
+        // `tar -cf - -T LIST` archives every file LIST (or stdin) names; `cfT` bundled the
+        // old way; extracting with a list writes the members it names (red team, session 7).
+        "tar" | "bsdtar" | "gtar" if has(&["--files-from", "-T"]) || tar_bundled_list(args) => {
+            let extracting = args.iter().any(|a| {
+                a == b"--extract"
+                    || a == b"--get"
+                    || (a.first() == Some(&b'-') && a.get(1) != Some(&b'-') && a.contains(&b'x'))
+                    || (a.first() != Some(&b'-') && a.contains(&b'x') && a.contains(&b'f'))
+            });
+            if extracting {
+                Access::Write
+            } else {
+                Access::Read
+            }
+        }
         _ => return,
     };
     e.file(vec![crate::pattern::WILD], access, true);
+}
+
+/// Programs whose input language names files they read (red team, session 7): the C
+/// preprocessor's `#include ".env"`, roff's `.so FILE`, TeX's `\input{F}`, Dhall's `./F as
+/// Text`; jq's and yq's `import "P" as $x;` (`P.json` under `-L DIR`, the current folder or
+/// the directive's `{search: …}`) and yq's `load(F)`/`load_str(F)`. Their input (stdin or a
+/// file the agent may have written) cannot be read here: any path may be read.
+fn included_files(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let any = |needles: &[&str]| {
+        args.iter().any(|a| {
+            needles
+                .iter()
+                .any(|x| a.windows(x.len()).any(|w| w == x.as_bytes()))
+        })
+    };
+    let reads_any = match n {
+        "cpp" | "mcpp" | "nroff" | "groff" | "troff" | "gtroff" | "gnroff" | "soelim" | "tex"
+        | "latex" | "pdflatex" | "xelatex" | "lualatex" | "pdftex" | "luatex" | "xetex"
+        | "etex" | "latexmk" | "tectonic" | "context" | "dhall" | "dhall-to-json"
+        | "dhall-to-yaml" => true,
+        "jq" | "gojq" | "jaq" | "yq" | "xq" | "tomlq" => {
+            any(&["import", "include", "load", "$__prog", "input_filename"])
+                || args.iter().any(|a| {
+                    a.starts_with(b"-L") || a == b"--library-path" || a.starts_with(b"-nL")
+                })
+        }
+        _ => false,
+    };
+    if reads_any {
+        e.file(vec![crate::pattern::WILD], Access::Read, true);
+    }
+}
+
+/// tar's first word in the old bundled form (`cfT`, `-cfT`, `czvT`): holds `T`.
+fn tar_bundled_list(args: &[Vec<u8>]) -> bool {
+    args.iter().take(2).any(|a| {
+        let b = a.strip_prefix(b"-").unwrap_or(a);
+        !b.starts_with(b"-")
+            && b.len() > 1
+            && b.contains(&b'T')
+            && b.iter().all(u8::is_ascii_alphabetic)
+    })
 }
 
 /// Options whose value is a file the program reads (any program).
@@ -694,6 +751,7 @@ fn effects_of(e: &mut Effects, args: &[Vec<u8>]) {
     e.known = true;
     wrapper_options(e, n, args);
     list_operands(e, n, args);
+    included_files(e, n, args);
     agent_configuration(e, n, args);
     dotenv_readers(e, n, args);
     credential_printers(e, n, args);
@@ -2167,14 +2225,46 @@ fn installs(n: &str, args: &[Vec<u8>]) -> bool {
     let global = || has("-g") || has("--global") || has("--location=global");
     let sub = || *sub;
     match n {
-        "cargo" => matches!(sub(), Some("install")),
-        "pipx" => matches!(sub(), Some("install" | "inject" | "upgrade" | "reinstall")),
-        "uv" => words
+        "cargo" => matches!(sub(), Some("install" | "binstall")),
+        "cargo-binstall" => true,
+        // Red team, session 7: installers whose other spellings place a command on PATH.
+        "deno" => matches!(sub(), Some("install" | "i")) && global(),
+        "volta" => matches!(sub(), Some("install" | "fetch")),
+        "pixi" => words
             .windows(2)
-            .any(|w| w[0] == "tool" && w[1] == "install"),
+            .any(|w| w[0] == "global" && matches!(w[1].as_str(), "install" | "add" | "upgrade")),
+        "easy_install" => true,
+        "setup.py" => matches!(sub(), Some("install" | "develop" | "easy_install")),
+        "pipx" => matches!(sub(), Some("install" | "inject" | "upgrade" | "reinstall")),
+        "uv" => {
+            words
+                .windows(2)
+                .any(|w| w[0] == "tool" && w[1] == "install")
+                || (words.windows(2).any(|w| w[0] == "pip" && w[1] == "install")
+                    && (has("--system") || has("--user") || has("--prefix") || has("--target")))
+        }
+        // `python3 setup.py install|develop [--user]` (setuptools' own installer).
+        _ if n.starts_with("python")
+            && words.first().is_some_and(|w| w.ends_with("setup.py"))
+            && words
+                .iter()
+                .any(|w| matches!(w.as_str(), "install" | "develop" | "easy_install")) =>
+        {
+            true
+        }
         "pip" | "pip3" => {
+            // Outside a virtual environment (none active where the agent runs), pip
+            // installs into the system's or, when that is not writable, the user's scheme
+            // (`~/.local/bin`): a command on PATH (red team, session 7).
+            let no_venv = std::env::var_os("VIRTUAL_ENV").is_none_or(|v| v.is_empty())
+                && std::env::var_os("CONDA_PREFIX").is_none_or(|v| v.is_empty());
             matches!(sub(), Some("install"))
-                && (has("--user") || has("--target") || has("--prefix"))
+                && (no_venv
+                    || has("--user")
+                    || has("--target")
+                    || has("--prefix")
+                    || has("--root")
+                    || has("--break-system-packages"))
         }
         "npm" | "pnpm" | "bun" => {
             global()

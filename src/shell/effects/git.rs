@@ -566,6 +566,89 @@ fn object_path(a: &[u8]) -> Option<&[u8]> {
     Some(p)
 }
 
+/// Does this subcommand print the contents of tracked files it does not name: a commit's
+/// patch (`show`, `log -p`, `whatchanged -p`, `format-patch`), changes (`diff`, `stash show
+/// -p`, `add -p`), a search or an archive of the tree (`grep`, `archive`), every object
+/// (`cat-file --batch-all-objects`)? A pathspec after `--` that is not only exclusions
+/// restricts it to what it names (those paths are checked as operands).
+fn prints_tracked(sub: &str, rest: &[Vec<u8>]) -> bool {
+    let has = |o: &[&str]| {
+        rest.iter()
+            .any(|a| o.iter().any(|x| a.as_slice() == x.as_bytes()))
+    };
+    let patch = has(&[
+        "-p",
+        "-u",
+        "--patch",
+        "--patch-with-stat",
+        "--patch-with-raw",
+        "-c",
+        "--cc",
+        "-m",
+        "--full-diff",
+    ]) || rest
+        .iter()
+        .any(|a| a.starts_with(b"-U") || a.starts_with(b"--unified"));
+    let prints = match sub {
+        "show" => {
+            patch
+                || !has(&[
+                    "-s",
+                    "--no-patch",
+                    "--stat",
+                    "--numstat",
+                    "--shortstat",
+                    "--name-only",
+                    "--name-status",
+                    "--summary",
+                    "--raw",
+                ])
+        }
+        "log" | "whatchanged" | "reflog" => patch,
+        "diff" | "difftool" | "format-patch" | "grep" | "archive" | "range-diff" => {
+            !has(&[
+                "--stat",
+                "--numstat",
+                "--shortstat",
+                "--name-only",
+                "--name-status",
+                "--quiet",
+                "--exit-code",
+            ]) || patch
+        }
+        "stash" => rest.first().is_some_and(|a| a == b"show") && patch,
+        "add" | "checkout" | "restore" | "reset" => has(&["-p", "--patch", "-i", "--interactive"]),
+        "cat-file" => rest.iter().any(|a| a.starts_with(b"--batch")),
+        _ => false,
+    };
+    if !prints {
+        return false;
+    }
+    match rest.iter().position(|a| a.as_slice() == b"--") {
+        Some(i) => {
+            let specs = &rest[i + 1..];
+            specs.is_empty() || specs.iter().all(|a| excluding_pathspec(a))
+        }
+        None => true,
+    }
+}
+
+/// Is `a` an excluding pathspec (`:!x`, `:^x`, `:/!x`, `:(exclude)x`, `:(top,exclude)x`)?
+fn excluding_pathspec(a: &[u8]) -> bool {
+    let Some(r) = a.strip_prefix(b":") else {
+        return false;
+    };
+    if let Some(inner) = r.strip_prefix(b"(") {
+        let close = inner.iter().position(|&b| b == b')').unwrap_or(inner.len());
+        return inner[..close]
+            .split(|&b| b == b',')
+            .any(|w| w.trim_ascii().eq_ignore_ascii_case(b"exclude"));
+    }
+    r.iter()
+        .take_while(|&&b| matches!(b, b'/' | b'!' | b'^'))
+        .any(|&b| b == b'!' || b == b'^')
+}
+
 /// The paths a git pathspec names, as rules see them. Magic (`:(top,icase)x`, `:/x`,
 /// `:!x`) is removed (`:/` alone is the whole tree, `.`); an excluding pathspec names
 /// nothing; unless `literal`, git's glob characters `*`, `?`, `[` (quoted from the shell,
@@ -762,6 +845,7 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
         a.as_slice() == b"--recursive"
             || (a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b'r'))
     });
+    e.prints_tracked = prints_tracked(&sub, rest);
     let mut after_dashdash = false;
     let mut operands: Vec<&Vec<u8>> = Vec::new();
     for a in rest {
@@ -790,7 +874,10 @@ pub fn effects(args: &[Vec<u8>], e: &mut Effects) {
             }
         }
     }
-    if stores && (sub == "stash" || operands.is_empty()) {
+    // A pathspec list made only of exclusions excludes from everything (`git add ':!src'`
+    // adds every other file: red team, session 7).
+    let only_excludes = !operands.is_empty() && operands.iter().all(|a| excluding_pathspec(a));
+    if stores && (sub == "stash" || operands.is_empty() || only_excludes) {
         // `git add -A`/`--all`/`-u`, `stash -u`, `--pathspec-from-file`: the whole tree.
         e.file(b".".to_vec(), Access::Read, true);
     }

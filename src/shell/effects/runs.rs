@@ -43,8 +43,31 @@ pub fn classify(name: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut 
     wrapper(n, base, args, arg_words, r);
     // Runners, inline escapes, stdin code, build tools' runner options (`escapes.rs`).
     super::escapes::classify(n, base, args, arg_words, r);
-    if code {
+    if code || document_runs_commands(base, args) {
         r.unattest("inline code or an option that runs commands");
+    }
+}
+
+/// Document and data processors whose input runs commands (red team, session 7): groff's
+/// unsafe mode (`-U`: `.sy CMD`, `.pso CMD`), TeX's shell escape (`\write18{CMD}`), and
+/// Miller's `put`/`filter` expressions calling `system`/`exec`.
+fn document_runs_commands(base: &str, args: &[String]) -> bool {
+    match base {
+        "groff" | "troff" | "gtroff" | "nroff" | "gnroff" => args.iter().any(|a| {
+            a == "-U" || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains('U'))
+        }),
+        "tex" | "latex" | "pdflatex" | "xelatex" | "lualatex" | "pdftex" | "luatex" | "xetex"
+        | "etex" | "latexmk" | "context" => args.iter().any(|a| {
+            let a = a.trim_start_matches('-');
+            a.starts_with("shell-escape")
+                || a.starts_with("enable-write18")
+                || a.starts_with("shell-restricted")
+                || a == "shell"
+        }),
+        "mlr" | "miller" => args
+            .iter()
+            .any(|a| a.contains("system") || a.contains("exec") || a.contains("os.")),
+        _ => false,
     }
 }
 
@@ -240,6 +263,28 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mu
     }
 }
 
+/// Does this rustup command make later cargo/rustc commands run another toolchain than a
+/// released channel (`toolchain link NAME DIR`, `override set NAME`, `default NAME` with a
+/// name that is not `stable`/`beta`/`nightly`/a version)?
+fn rustup_repoints(args: &[String]) -> bool {
+    let ops: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let channel = |t: &str| {
+        let head = t.split('-').next().unwrap_or(t);
+        matches!(head, "stable" | "beta" | "nightly")
+            || head.starts_with(|c: char| c.is_ascii_digit())
+    };
+    match ops.as_slice() {
+        ["toolchain", "link", ..] => true,
+        ["override", "set", t, ..] | ["default", t, ..] => !channel(t),
+        ["set", ..] => true,
+        _ => false,
+    }
+}
+
 /// Builtins, tools and options found by the fifth red team: shell options that change what
 /// later words mean, persistent tool configuration, filters and file names that run
 /// programs, `jobs -x`. True when `n` was one of them.
@@ -279,6 +324,31 @@ fn session5_runs(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Ru
                     .any(|a| matches!(a.as_str(), "set" | "edit" | "add" | "--set" | "--add")) =>
         {
             r.unattest("a package manager's configuration sets what later commands run or fetch")
+        }
+        // Red team, session 7: npm's `set` (an alias of `config set`), rustup's toolchain
+        // links and overrides (the project's `cargo build` then runs another folder's
+        // cargo), version managers pinned to a path (`mise use go@path:DIR`, `asdf set x
+        // path:DIR`), `uv python pin PATH`.
+        // `git init|clone --separate-git-dir=DIR`: the repository's configuration and hooks
+        // (which allowed git commands run) move to DIR, out of `.git`'s protection.
+        "git" if args.iter().any(|a| a.starts_with("--separate-git-dir")) => {
+            r.unattest("git's directory moved where polc does not protect it")
+        }
+        "npm" | "pnpm" if args.first().is_some_and(|a| a == "set") => {
+            r.unattest("a package manager's configuration sets what later commands run or fetch")
+        }
+        "rustup" if rustup_repoints(args) => {
+            r.unattest("rustup's toolchain choice sets what later cargo and rustc commands run")
+        }
+        "mise" | "rtx" | "asdf" | "proto" | "uv" | "rye" | "pyenv" | "nodenv" | "goenv"
+            if args
+                .iter()
+                .any(|a| a.contains("path:") || a.contains("ref:"))
+                || (n == "uv"
+                    && args.iter().take(2).eq(["python", "pin"].iter())
+                    && args.iter().skip(2).any(|a| a.contains('/'))) =>
+        {
+            r.unattest("a version pinned to a path or a build runs a program polc cannot see")
         }
         "gh" if args.first().is_some_and(|a| a == "alias" || a == "config")
             && args

@@ -203,9 +203,14 @@ fn installs_and_tilde() {
     ] {
         assert!(of(&st(c)).installs, "{c}");
     }
-    for c in ["cargo build", "npm install", "pip install -r r.txt", "make"] {
+    for c in ["cargo build", "npm install", "make"] {
         assert!(!of(&st(c)).installs, "{c}");
     }
+    // pip outside a virtual environment installs into the system's or user's scheme.
+    let venv = ["VIRTUAL_ENV", "CONDA_PREFIX"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()));
+    assert_eq!(of(&st("pip install -r r.txt")).installs, !venv);
     assert_eq!(tilde(b"~+/.env"), b"./.env");
     assert_eq!(tilde(b"~-/.env")[0], UNKNOWN);
     assert_eq!(tilde(b"~root/.ssh")[0], UNKNOWN);
