@@ -632,6 +632,13 @@ fn s7_other_roots_polc_knows_are_protected() {
         ),
         ("cursor", "Delete", json!({"path": bp(".claude")}), Deny),
         ("cursor", "Delete", json!({"path": bp("")}), Deny),
+        // B's work tree rewritten (its agent configuration with it).
+        (
+            "gemini",
+            "run_shell_command",
+            json!({"command": format!("git -C {} checkout -- .", bp(""))}),
+            AskOrDeny,
+        ),
         // A hard link of B's file made in the same command.
         (
             "gemini",

@@ -221,9 +221,11 @@ fn below<'a>(p: &'a str, base: &str) -> Option<&'a str> {
     }
 }
 
-/// A device or a process's file (`/dev/null`, `/dev/stderr`, `/proc/self/fd/1`): no
-/// project's file, so neither a name nor the lists' bound makes its write ask (`2>/dev/null`
-/// is in most commands). `/dev/shm` is a folder like any other.
+/// A device or a process's file (`/dev/null`, `/dev/stderr`, `/proc/self/fd/1`), as
+/// written: no project's file, so neither a name nor the lists' bound makes its write ask
+/// (`2>/dev/null` is in most commands; `/dev/stderr` resolves to wherever the hook's own
+/// output goes). `/dev/shm` is a folder like any other. A known root's path is still found
+/// through one (`/dev/fd/3` open on it).
 fn device(f: &str) -> bool {
     (f.starts_with("/dev/") && !f.starts_with("/dev/shm/")) || f.starts_with("/proc/")
 }
@@ -302,7 +304,7 @@ impl Protected {
         }
         let outside: Vec<&String> = forms
             .iter()
-            .filter(|f| self.outside_root(f) && !device(f))
+            .filter(|f| self.outside_root(f) && !device(&forms[0]))
             .collect();
         if by_name {
             for f in &outside {
@@ -369,7 +371,7 @@ impl Protected {
         }
         let outside: Vec<&String> = forms
             .iter()
-            .filter(|f| self.outside_root(f) && !device(f))
+            .filter(|f| self.outside_root(f) && !device(&forms[0]))
             .collect();
         if by_name {
             for f in &outside {
@@ -388,6 +390,23 @@ impl Protected {
             });
         }
         None
+    }
+
+    /// A known root whose work tree a command run in folder `d` may rewrite (`git -C B
+    /// checkout .`, `git stash` run in B's subfolder): `d` inside it, or — for a known root
+    /// inside the project — `d` above it.
+    pub(super) fn known_tree_at(&self, d: &Path) -> Option<PathBuf> {
+        let root = fold(&self.project_root.to_string_lossy());
+        let o = self.others();
+        Self::forms(d).iter().find_map(|x| {
+            let f = fold(&x.to_string_lossy());
+            o.roots
+                .iter()
+                .find(|(_, r)| {
+                    below(&f, r).is_some() || (below(r, &f).is_some() && below(r, &root).is_some())
+                })
+                .map(|(p, _)| p.clone())
+        })
     }
 
     /// Could a written pattern (WILD spans `/`) name a known root's protected path or a

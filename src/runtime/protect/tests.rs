@@ -394,6 +394,10 @@ fn other_roots_and_names_elsewhere() {
         ("rm -rf /elsewhere/.claude", Some(Ask)),
         ("cp x /elsewhere/src/x", None),
         ("cp x src/.claude/settings.json", None),
+        ("git -C /b checkout .", Some(Ask)),
+        ("cd /b/src && git stash", Some(Ask)),
+        ("git -C /elsewhere checkout .", None),
+        ("git checkout .", None),
     ] {
         assert_eq!(bash(&p, cmd), want, "{cmd}");
     }
