@@ -521,3 +521,29 @@ fn names_filter_answers_as_the_list() {
         }
     }
 }
+
+/// Issue 12 item 6: a segment equal to one read before reuses its readings and effects; a
+/// speculative or deny-only copy of the same text is read on its own.
+#[test]
+fn equal_segments_share_their_analysis() {
+    let w = crate::shell::walk("cat .env; cat .env; HTTPS_PROXY=http://p curl https://x.io; HTTPS_PROXY=http://p curl https://x.io");
+    let s = &w.segments;
+    assert_eq!(s.len(), 4);
+    assert_eq!(s[0].effects, s[1].effects);
+    assert_eq!(s[0].rd.deny, s[1].rd.deny);
+    assert_eq!(s[0].rd.allow, s[1].rd.allow);
+    // The proxy is added once to each, not twice to the copy.
+    assert_eq!(s[2].effects, s[3].effects);
+    let fresh = crate::shell::walk("HTTPS_PROXY=http://p curl https://x.io");
+    assert_eq!(fresh.segments[0].effects, s[3].effects);
+    // `mystery rm -rf x; rm -rf x`: the unknown program's speculative `rm -rf x` and the
+    // real one differ in their flags, not their text.
+    let w = crate::shell::walk("mystery rm -rf x; rm -rf x");
+    let real: Vec<_> = w
+        .segments
+        .iter()
+        .filter(|x| x.seg.text == "rm -rf x")
+        .map(|x| x.seg.speculative)
+        .collect();
+    assert!(real.contains(&true) && real.contains(&false), "{real:?}");
+}

@@ -133,11 +133,22 @@ pub fn walk(command: &str) -> Walk {
     let mut rebinds: Vec<(Vec<u8>, String)> = Vec::new();
     let mut rebound: Vec<(usize, usize)> = Vec::new();
     let mut speculative = 0usize;
+    // A segment equal to one already read (`ls x; ls x; …`, the same `$(…)` 4,000 times) has
+    // the same readings and effects: both are functions of the segment alone (issue 12,
+    // item 6: 10,000 equal segments cost 10,000 analyses). Keyed by the text, checked whole.
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     loop {
         while i < work.len() {
             let seg = std::mem::take(&mut work[i]);
             i += 1;
-            let mut rd = analyse_segment(&seg);
+            let same = seen
+                .get(seg.text.as_str())
+                .copied()
+                .filter(|&k| out[k].seg == seg);
+            let (mut rd, cached) = match same {
+                Some(k) => (out[k].rd.clone(), Some(out[k].effects.clone())),
+                None => (analyse_segment(&seg), None),
+            };
             // What a speculative segment cannot attest does not count (see
             // `unknown_program_runs`): its findings stay local.
             let mut scratch: Vec<String> = Vec::new();
@@ -148,7 +159,9 @@ pub fn walk(command: &str) -> Walk {
             };
             inner_segments(&seg, &rd.inner, &mut work, global_or_scratch);
             deny_scripts(&seg, &rd.deny_scripts, &mut work, global_or_scratch);
-            let mut effects: Vec<Effects> = rd.stages.iter().map(|s| effects::of(s)).collect();
+            let fresh = cached.is_none();
+            let mut effects: Vec<Effects> =
+                cached.unwrap_or_else(|| rd.stages.iter().map(|s| effects::of(s)).collect());
             // (Not when the segment's runs are read already: `eval`, `sh -c`. At most 256
             // speculative segments a command: each `eval` of `eval eval … rm x` spawned 16.)
             if !seg.speculative
@@ -160,8 +173,9 @@ pub fn walk(command: &str) -> Walk {
             {
                 speculative += unknown_program_runs(&seg, &mut work);
             }
-            // `https_proxy=http://x curl …`: the request goes through the proxy.
-            for (name, value) in &rd.env {
+            // `https_proxy=http://x curl …`: the request goes through the proxy (a copied
+            // segment's effects have it already).
+            for (name, value) in rd.env.iter().filter(|_| fresh) {
                 if name.to_ascii_lowercase().ends_with("_proxy") {
                     for e in effects.iter_mut().filter(|e| e.net != effects::Net::No) {
                         e.urls.push(String::from_utf8_lossy(value).into_owned());
@@ -170,10 +184,13 @@ pub fn walk(command: &str) -> Walk {
             }
             let redirects = redirect_uses(&seg);
             let uses = effects.iter().map(|e| e.files.len()).sum::<usize>() + redirects.len();
-            if uses > MAX_FILE_USES {
+            if uses > MAX_FILE_USES && fresh {
                 rd.unattestable.push("more than 1,024 paths in one command");
             }
             rebinds_of(&seg, &rd, &mut rebinds);
+            if fresh {
+                seen.insert(seg.text.clone(), out.len());
+            }
             out.push(Walked {
                 seg,
                 rd,
