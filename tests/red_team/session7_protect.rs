@@ -64,6 +64,8 @@ fn linked(setup: Setup) -> Project {
         std::fs::hard_link(p.path(from), p.path(to)).unwrap();
     }
     std::os::unix::fs::symlink("sl", p.path("src/ln")).unwrap();
+    p.write("x/sl", "{\"disableAllHooks\":true}\n");
+    p.write("other/readme", "x\n");
     p.confirm_config();
     p
 }
@@ -299,8 +301,18 @@ fn s7_shell_write_onto_a_hard_link_of_a_protected_file() {
             ),
             ("ln .git/config src/y && echo x >> src/y", AskOrDeny),
         ];
+        // C7-toolhardlink-26…30: names copied into a folder land on a hard link there.
+        rows.extend([
+            ("cp -r x/. src/", AskOrDeny),
+            ("cp -rT x src", AskOrDeny),
+            ("cp -a x/. src", AskOrDeny),
+            ("rsync -a --inplace x/ src/", AskOrDeny),
+            ("rsync --inplace -r x/ src/", AskOrDeny),
+            ("cp x/sl src/", AskOrDeny),
+        ]);
         if setup == Broad {
             rows.extend([
+                ("cp -r x/. other/", Allow),
                 ("echo x | tee src/u2", Allow),
                 ("sed -i s/p/q/ src/u2", Allow),
                 ("echo x | tee src/main.rs", Allow),

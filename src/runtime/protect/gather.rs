@@ -838,6 +838,42 @@ impl Protected {
         }
     }
 
+    /// A folder a command writes names into that holds a hard link of a protected file
+    /// (or is too large to look through: 4,096 entries, 16 levels): the reason. One `lstat`
+    /// per regular file in it; the protected inodes are listed only when one has several
+    /// links.
+    pub(super) fn hard_link_inside(&self, dir: &Path) -> Option<String> {
+        let mut stack = vec![(dir.to_path_buf(), 0u32)];
+        let mut seen = 0usize;
+        while let Some((d, depth)) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for x in rd.flatten() {
+                seen += 1;
+                if seen > 4096 || depth > 16 {
+                    return Some(
+                        "the folder is too large to look through for hard links of protected files"
+                            .into(),
+                    );
+                }
+                let Ok(t) = x.file_type() else { continue };
+                if t.is_dir() {
+                    stack.push((x.path(), depth + 1));
+                } else if t.is_file() && x.metadata().is_ok_and(|m| m.nlink() > 1) {
+                    if let Some((b, _)) = self.hard_link_of(&x.path()) {
+                        return Some(format!(
+                            "{} in it is a hard link to protected {}",
+                            x.path().display(),
+                            b.display()
+                        ));
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// The (device, inode) of every protected file that exists: the files of the entries,
     /// the files in protected folders (recursively, [`INODE_BOUND`] entries and
     /// [`INODE_DEPTH`] levels at most), an entry that names a file although it is kept as a

@@ -246,6 +246,23 @@ impl Protected {
                 if !covered && !u.into {
                     self.hard_link_write(prog, p, Verdict::Deny, worst);
                 }
+                // Names written into a folder (`cp -r x/. src/`, `rsync -a --inplace x/
+                // src/`) land on the files already there, in place: a hard link of a
+                // protected file in it is written (red team, session 7). Unknown names, as for
+                // a folder holding protected paths: ask.
+                if !covered
+                    && (u.into || u.recursive)
+                    && u.access == Access::Write
+                    && std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
+                {
+                    if let Some(why) = self.hard_link_inside(p) {
+                        worst.raise(
+                            Verdict::Ask,
+                            format!("`{prog}` writes into {}: {why}", p.display()),
+                            Some(p),
+                        );
+                    }
+                }
                 // (Also for a path protected only at ask level here: `.claude/hooks/` at any
                 // depth is a known root's deny-level folder.)
                 if !covered || self.ask_only(p) {

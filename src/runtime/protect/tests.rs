@@ -278,6 +278,9 @@ fn writes_onto_a_hard_link_take_the_protected_files_verdict() {
         ("sed -i s/a/b/ src/u2", None),
         ("sed -i s/a/b/ src/one", None),
         ("cat src/sl", None),
+        // Names copied into a folder holding a hard link land on it.
+        ("cp -r lib/. src/", Some(Ask)),
+        ("cp -r src/. lib/", None),
     ] {
         assert_eq!(bash(cmd), want, "{cmd}");
     }
