@@ -1060,7 +1060,12 @@ fn walk_inodes(
 /// is a small regular file.
 fn separate_git_dir(root: &Path) -> Option<PathBuf> {
     use std::io::Read;
-    let f = std::fs::File::open(root.join(".git")).ok()?;
+    // One `lstat` in the usual case (a `.git` folder); the file is opened only when it is one.
+    let dot = root.join(".git");
+    if !std::fs::symlink_metadata(&dot).ok()?.is_file() {
+        return None;
+    }
+    let f = std::fs::File::open(&dot).ok()?;
     if !f.metadata().ok()?.is_file() {
         return None;
     }
