@@ -14,6 +14,7 @@
 //! or a folder above it, or a bash `exact` rule. No wildcard reaches a protected path.
 
 mod gather;
+mod others;
 mod referenced;
 /// The scripts the agents' project configuration runs (the tripwire watches them too).
 pub(crate) use referenced::scripts as referenced_scripts;

@@ -18,6 +18,7 @@ mod session4;
 mod session5;
 mod session6;
 mod session7;
+mod session7_protect;
 use common::Project;
 use serde_json::json;
 use Setup::*;

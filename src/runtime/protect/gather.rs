@@ -2,6 +2,7 @@
 
 use super::super::layers::LoadedLayer;
 use super::super::{Context, RuleDesc};
+use crate::ir::Verdict;
 use crate::paths::{canonical_memo as canonical, normalize};
 use crate::pattern::WILD;
 use std::os::unix::fs::MetadataExt;
@@ -146,8 +147,10 @@ impl Entry {
 pub struct Protected {
     /// Each loaded table and its sources, absolute (what `gather` was given).
     tables: Vec<(PathBuf, Vec<PathBuf>)>,
-    config_dir: Option<PathBuf>,
+    pub(super) config_dir: Option<PathBuf>,
     entries: std::cell::OnceCell<Vec<Entry>>,
+    /// Other roots polc knows (`others.rs`), read on the first write looked at.
+    pub(super) others: std::cell::OnceCell<super::others::Others>,
     /// The entries case-folded (computed on first need, not once per question).
     folded: std::cell::OnceCell<Vec<Entry>>,
     pub(super) home: Option<PathBuf>,
@@ -157,8 +160,9 @@ pub struct Protected {
     pub(super) project_root: PathBuf,
     /// polc's binary and every `polc` in a `PATH` folder ahead of it (see `binaries()`).
     binaries: std::cell::OnceCell<Vec<PathBuf>>,
-    /// (device, inode) of the protected files that exist, computed on first need.
-    inodes: std::cell::OnceCell<Vec<(u64, u64, PathBuf)>>,
+    /// (device, inode) of the protected files that exist, computed on first need (a write
+    /// target with more than one link).
+    inodes: std::cell::OnceCell<Inodes>,
 }
 
 /// A path inside any git folder (`.git` anywhere, any case), or that folder itself: git runs
@@ -280,7 +284,7 @@ pub fn protected_names() -> Vec<&'static str> {
 
 /// Hook configuration and other agent configuration under the project root: files, and
 /// folders dedicated to it (protected as a whole).
-const PROJECT_FILES: &[&str] = &[
+pub(super) const PROJECT_FILES: &[&str] = &[
     ".mcp.json",
     ".gemini/settings.json",
     ".cursor/hooks.json",
@@ -304,7 +308,7 @@ const PROJECT_FILES: &[&str] = &[
     // settings and folder trust): red team, session 7.
     ".gemini/.env",
 ];
-const PROJECT_DIRS: &[&str] = &[
+pub(super) const PROJECT_DIRS: &[&str] = &[
     ".github/hooks",
     ".codex",
     ".polc",
@@ -675,7 +679,7 @@ impl Protected {
         }
     }
 
-    fn forms(p: &Path) -> [PathBuf; 2] {
+    pub(super) fn forms(p: &Path) -> [PathBuf; 2] {
         let lex = normalize(p);
         let canon = canonical(&lex);
         [lex, canon]
@@ -806,46 +810,150 @@ impl Protected {
             .find(|p| std::fs::symlink_metadata(p).is_ok())
     }
 
-    /// An existing path that is a hard link to a protected file: the protected file.
-    pub(super) fn hard_link_of(&self, p: &Path) -> Option<PathBuf> {
+    /// An existing file that is a hard link to a protected file (more than one link, and its
+    /// (device, inode) one of a protected file's): the protected file and the verdict a write
+    /// of it gets (deny; ask for the ask-level files: `.git/config`, runner configuration).
+    /// A target with one link costs one `stat` and nothing more; only a target with several
+    /// links makes polc list the protected files' inodes, once per call ([`Inodes`]). Past
+    /// the bound of that listing, a file with several links that matches none asks: it may
+    /// be a protected file polc did not look at (red team, session 7: file tools wrote
+    /// `.claude/settings.json` and `.git/config` through a hard link a de-duplicator made).
+    pub(super) fn hard_link_of(&self, p: &Path) -> Option<(PathBuf, Verdict)> {
         let m = std::fs::metadata(p).ok()?;
         if m.nlink() < 2 || !m.is_file() {
             return None;
         }
-        // Only a file with more than one link can be another name of a protected file; then
-        // the protected files (and those directly in protected and named folders) are
-        // looked at once.
-        let inodes = self.inodes.get_or_init(|| {
-            let mut files: Vec<PathBuf> = Vec::new();
-            for e in self.entries() {
-                match e {
-                    Entry::File(f, _) => files.push(f.clone()),
-                    Entry::Dir(d, _) | Entry::Named(d, _, _) => {
-                        if let Ok(rd) = std::fs::read_dir(d) {
-                            for x in rd.flatten().take(256) {
-                                let f = x.path();
-                                if e.covers(&f) {
-                                    files.push(f);
-                                }
-                            }
+        let inodes = self.inodes.get_or_init(|| self.list_inodes());
+        let hit = inodes
+            .files
+            .iter()
+            .filter(|(d, i, _, _)| *d == m.dev() && *i == m.ino())
+            .min_by_key(|x| x.3);
+        match hit {
+            Some((_, _, f, ask)) => {
+                Some((f.clone(), if *ask { Verdict::Ask } else { Verdict::Deny }))
+            }
+            None if inodes.bounded => Some((p.to_path_buf(), Verdict::Ask)),
+            None => None,
+        }
+    }
+
+    /// A folder a command writes names into that holds a hard link of a protected file
+    /// (or is too large to look through: 4,096 entries, 16 levels): the reason. One `lstat`
+    /// per regular file in it; the protected inodes are listed only when one has several
+    /// links.
+    pub(super) fn hard_link_inside(&self, dir: &Path) -> Option<String> {
+        let mut stack = vec![(dir.to_path_buf(), 0u32)];
+        let mut seen = 0usize;
+        while let Some((d, depth)) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for x in rd.flatten() {
+                seen += 1;
+                if seen > 4096 || depth > 16 {
+                    return Some(
+                        "the folder is too large to look through for hard links of protected files"
+                            .into(),
+                    );
+                }
+                let Ok(t) = x.file_type() else { continue };
+                if t.is_dir() {
+                    stack.push((x.path(), depth + 1));
+                } else if t.is_file() && x.metadata().is_ok_and(|m| m.nlink() > 1) {
+                    if let Some((b, _)) = self.hard_link_of(&x.path()) {
+                        return Some(format!(
+                            "{} in it is a hard link to protected {}",
+                            x.path().display(),
+                            b.display()
+                        ));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The (device, inode) of every protected file that exists: the files of the entries,
+    /// the files in protected folders (recursively, [`INODE_BOUND`] entries and
+    /// [`INODE_DEPTH`] levels at most), an entry that names a file although it is kept as a
+    /// folder (`.git/config`, `pytest.ini`), the files directly in the project's `.git`
+    /// folder and the runner configuration at the root (both ask). A folder's entries are
+    /// read with `readdir` alone: a regular file's inode is its entry's, its device the
+    /// folder's; only symbolic links are `stat`ed.
+    fn list_inodes(&self) -> Inodes {
+        let mut out = Inodes::default();
+        let mut budget = INODE_BOUND;
+        let root = &self.project_root;
+        let mut roots: Vec<(PathBuf, bool, bool)> = Vec::new();
+        for e in self.entries() {
+            match e {
+                Entry::File(f, a) => roots.push((f.clone(), *a, false)),
+                Entry::Dir(d, a) => roots.push((d.clone(), *a, true)),
+                Entry::Named(d, _, _) => {
+                    let Ok(rd) = std::fs::read_dir(d) else {
+                        continue;
+                    };
+                    for x in rd.flatten() {
+                        if budget == 0 {
+                            out.bounded = true;
+                            break;
+                        }
+                        budget -= 1;
+                        let f = x.path();
+                        if e.covers(&f) || polc_backup(&f) {
+                            roots.push((f, false, false));
                         }
                     }
                 }
             }
-            files
-                .into_iter()
-                .filter_map(|f| {
-                    std::fs::metadata(&f)
-                        .ok()
-                        .filter(|m| m.is_file())
-                        .map(|m| (m.dev(), m.ino(), f))
-                })
-                .collect()
-        });
-        inodes
-            .iter()
-            .find(|(d, i, _)| *d == m.dev() && *i == m.ino())
-            .map(|x| x.2.clone())
+        }
+        for name in RUNNER_CONFIG {
+            let rel = std::str::from_utf8(&name[1..]).unwrap_or_default();
+            roots.push((root.join(rel), true, false));
+        }
+        // The repository's folder (`.git`, or the one a `.git` file names): the files
+        // directly in it and its hooks, not its objects (a folder entry of its own, walked
+        // whole it would meet the bound at once).
+        let sep = separate_git_dir(root);
+        for g in std::iter::once(root.join(".git")).chain(sep.clone()) {
+            for d in [g.clone(), g.join("hooks")] {
+                if let Ok(rd) = std::fs::read_dir(&d) {
+                    for x in rd.flatten() {
+                        if x.file_type().is_ok_and(|t| !t.is_dir()) {
+                            roots.push((x.path(), true, false));
+                        }
+                    }
+                }
+            }
+        }
+        let sep: Vec<PathBuf> = sep.iter().flat_map(|d| Self::forms(d)).collect();
+        roots.retain(|(p, _, walk)| !(*walk && sep.contains(p)));
+        // Other roots polc knows (`others.rs`): their hook configuration, sources, tables.
+        let others = self.others();
+        if others.bounded || others.roots.len() > super::others::MAX_LINKED_ROOTS {
+            out.bounded = true;
+        }
+        for (r, _) in others.roots.iter().take(super::others::MAX_LINKED_ROOTS) {
+            for (p, dir) in super::others::protected_in(r) {
+                roots.push((p, false, dir));
+            }
+        }
+        for (t, _) in &others.tables {
+            roots.push((t.clone(), false, false));
+        }
+        for (p, ask, walk) in roots {
+            let Ok(m) = std::fs::metadata(&p) else {
+                continue;
+            };
+            if m.is_file() {
+                out.files.push((m.dev(), m.ino(), p, ask));
+            } else if m.is_dir() && walk && !walk_inodes(&p, m.dev(), ask, 0, &mut budget, &mut out)
+            {
+                out.bounded = true;
+            }
+        }
+        out
     }
 
     /// A folder on `PATH` ahead of polc's own that a package manager installs into: a
@@ -891,6 +999,61 @@ impl Protected {
             _ => false,
         }
     }
+}
+
+/// Entries looked at when listing the protected files' inodes, and how deep into a
+/// protected folder: past either, a file with several links asks.
+const INODE_BOUND: usize = 8192;
+const INODE_DEPTH: u32 = 8;
+
+/// The protected files' (device, inode, path, ask) and whether a bound was met.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Inodes {
+    files: Vec<(u64, u64, PathBuf, bool)>,
+    bounded: bool,
+}
+
+/// Every file under folder `dir` (device `dev`) into `out`; false when a bound was met.
+/// Symbolic links are followed for files only (a linked folder is an entry of its own:
+/// `linked_targets`).
+fn walk_inodes(
+    dir: &Path,
+    dev: u64,
+    ask: bool,
+    depth: u32,
+    budget: &mut usize,
+    out: &mut Inodes,
+) -> bool {
+    use std::os::unix::fs::DirEntryExt;
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return true;
+    };
+    for x in rd.flatten() {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let Ok(t) = x.file_type() else { continue };
+        if t.is_file() {
+            out.files.push((dev, x.ino(), x.path(), ask));
+        } else if t.is_symlink() {
+            if let Ok(m) = std::fs::metadata(x.path()) {
+                if m.is_file() {
+                    out.files.push((m.dev(), m.ino(), x.path(), ask));
+                }
+            }
+        } else if t.is_dir() {
+            if depth + 1 >= INODE_DEPTH {
+                return false;
+            }
+            // A mount point inside the folder has its own device.
+            let sub_dev = std::fs::symlink_metadata(x.path()).map_or(dev, |m| m.dev());
+            if !walk_inodes(&x.path(), sub_dev, ask, depth + 1, budget, out) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The folder a root's `.git` file names (`gitdir: DIR`, relative to the root), if `.git`

@@ -143,7 +143,8 @@ impl Protected {
                 }
                 let hits = pats.iter().any(|pat| {
                     self.pattern_hits(pat, u.access.writes())
-                        || (u.access.writes() && pattern_in_git_dir(pat))
+                        || (u.access.writes()
+                            && (pattern_in_git_dir(pat) || self.pattern_hits_elsewhere(pat)))
                 });
                 let reads_audit = u.access == Access::Read
                     && pats.iter().any(|pat| self.pattern_reads_audit(pat));
@@ -238,16 +239,34 @@ impl Protected {
                         ),
                         Some(p),
                     );
-                } else if let Some(b) = self.hard_link_of(p) {
-                    worst.raise(
-                        Verdict::Deny,
-                        format!(
-                            "`{prog}` writes {}, a hard link to protected {}",
-                            p.display(),
-                            b.display()
-                        ),
-                        Some(&b),
-                    );
+                }
+                // A write through another name of a protected file writes that file (the
+                // verdict is the file's: ask for `.git/config`, red team session 7). Also
+                // under a folder this command creates (the file is there now).
+                if !covered && !u.into {
+                    self.hard_link_write(prog, p, Verdict::Deny, worst);
+                }
+                // Names written into a folder (`cp -r x/. src/`, `rsync -a --inplace x/
+                // src/`) land on the files already there, in place: a hard link of a
+                // protected file in it is written (red team, session 7). Unknown names, as for
+                // a folder holding protected paths: ask.
+                if !covered
+                    && (u.into || u.recursive)
+                    && u.access == Access::Write
+                    && std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
+                {
+                    if let Some(why) = self.hard_link_inside(p) {
+                        worst.raise(
+                            Verdict::Ask,
+                            format!("`{prog}` writes into {}: {why}", p.display()),
+                            Some(p),
+                        );
+                    }
+                }
+                // (Also for a path protected only at ask level here: `.claude/hooks/` at any
+                // depth is a known root's deny-level folder.)
+                if !covered || self.ask_only(p) {
+                    self.write_elsewhere(prog, u, p, worst);
                 }
             }
             Access::Unknown if covered => worst.raise(
@@ -255,6 +274,9 @@ impl Protected {
                 format!("`{prog}` is given protected path {}", p.display()),
                 Some(p),
             ),
+            Access::Unknown if self.hard_link_of(p).is_some() => {
+                self.hard_link_write(prog, p, Verdict::Ask, worst)
+            }
             // A folder that holds protected paths, given to a program polc does not know
             // (`rename .claude x .claude`, `bindfs /tmp/e .claude`, `rip .claude`: red team,
             // session 5). The project root and the folders above it only when the program's
@@ -275,6 +297,84 @@ impl Protected {
             }
             Access::Read => self.check_read(prog, u, p, segment_writes, worst),
             _ => {}
+        }
+        if u.access == Access::Unknown && !covered {
+            self.given_elsewhere(prog, p, worst);
+        }
+    }
+
+    /// A write of `p` that meets another project's protection (`others.rs`): the verdict
+    /// found there; unknown names written into a folder there ask.
+    fn write_elsewhere(&self, prog: &str, u: &FileUse, p: &Path, worst: &mut Worst) {
+        if !u.into {
+            if let Some(h) = self.elsewhere(p, true) {
+                worst.raise(
+                    h.verdict,
+                    format!("`{prog}` writes {}: {}", p.display(), h.why),
+                    Some(p),
+                );
+                return;
+            }
+        }
+        let above = u.into
+            || matches!(u.access, Access::Delete | Access::Meta)
+            || (u.access == Access::Link && u.recursive);
+        if above {
+            let h = if u.into {
+                self.elsewhere(p, true)
+                    .or_else(|| self.elsewhere_above(p, true))
+            } else {
+                self.elsewhere_above(p, true)
+            };
+            if let Some(h) = h {
+                let v = if u.into { Verdict::Ask } else { h.verdict };
+                worst.raise(
+                    v,
+                    format!("`{prog}` acts on {}: {}", p.display(), h.why),
+                    Some(p),
+                );
+            }
+        }
+    }
+
+    /// A path outside the project root given to a program polc does not know, that meets
+    /// another project's protection: ask. (Inside the root the lists are not read for it: a
+    /// program run on the project's own files is the common case.)
+    fn given_elsewhere(&self, prog: &str, p: &Path, worst: &mut Worst) {
+        if p.starts_with(&self.project_root) {
+            return;
+        }
+        let h = self.elsewhere(p, true).or_else(|| {
+            (!self.project_root.starts_with(p) || remover_name(prog))
+                .then(|| self.elsewhere_above(p, true))
+                .flatten()
+        });
+        if let Some(h) = h {
+            worst.raise(
+                Verdict::Ask,
+                format!("`{prog}` is given {}: {}", p.display(), h.why),
+                Some(p),
+            );
+        }
+    }
+
+    /// `p` is an existing hard link of a protected file: raise the file's verdict, at most
+    /// `cap` (ask for a program that may write).
+    pub(super) fn hard_link_write(&self, prog: &str, p: &Path, cap: Verdict, worst: &mut Worst) {
+        if let Some((b, v)) = self.hard_link_of(p) {
+            let what = if b == p {
+                format!(
+                    "`{prog}` writes {}, a file with several links that may be another name of a protected file",
+                    p.display()
+                )
+            } else {
+                format!(
+                    "`{prog}` writes {}, a hard link to protected {}",
+                    p.display(),
+                    b.display()
+                )
+            };
+            worst.raise(v.min(cap), what, Some(&b));
         }
     }
 

@@ -222,3 +222,313 @@ fn every_spelling_of_a_protected_path_is_found() {
         assert_eq!(check(cmd), want, "{cmd}");
     }
 }
+
+/// Red team session 7 (C7-toolhardlink): a write onto an existing hard link of a protected
+/// file takes the protected file's verdict — deny for hook configuration, ask for
+/// `.git/config` and runner configuration — from the shell and from a file tool; a hard
+/// link of an ordinary file, or a file with one link, is left alone.
+#[test]
+fn writes_onto_a_hard_link_take_the_protected_files_verdict() {
+    use Verdict::*;
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().canonicalize().unwrap();
+    let w = |rel: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, "x\n").unwrap();
+    };
+    for f in [
+        ".claude/settings.json",
+        ".git/config",
+        "pytest.ini",
+        ".claude/hooks/a/b/c.sh",
+        "src/u1",
+        "src/one",
+    ] {
+        w(f);
+    }
+    for (from, to) in [
+        (".claude/settings.json", "src/sl"),
+        (".git/config", "src/gc"),
+        ("pytest.ini", "src/pi"),
+        (".claude/hooks/a/b/c.sh", "src/deep"),
+        ("src/u1", "src/u2"),
+    ] {
+        std::fs::hard_link(root.join(from), root.join(to)).unwrap();
+    }
+    std::os::unix::fs::symlink("sl", root.join("src/ln")).unwrap();
+    let p = prot(&root);
+    let bash = |cmd: &str| {
+        p.check(
+            &Request::Bash {
+                command: cmd.into(),
+            },
+            None,
+            &root,
+        )
+        .map(|f| f.verdict)
+    };
+    for (cmd, want) in [
+        ("sed -i s/a/b/ src/sl", Some(Deny)),
+        ("tee src/ln < /dev/null", Some(Deny)),
+        ("chmod 777 src/deep", Some(Deny)),
+        ("sed -i s/a/b/ src/gc", Some(Ask)),
+        ("cp x src/pi", Some(Ask)),
+        ("some-unknown-tool src/sl", Some(Ask)),
+        ("sed -i s/a/b/ src/u2", None),
+        ("sed -i s/a/b/ src/one", None),
+        ("cat src/sl", None),
+        // Names copied into a folder holding a hard link land on it.
+        ("cp -r lib/. src/", Some(Ask)),
+        ("cp -r src/. lib/", None),
+    ] {
+        assert_eq!(bash(cmd), want, "{cmd}");
+    }
+    let tool = |tool: &str, path: &str| {
+        let path = root.join(path).display().to_string();
+        p.check(
+            &Request::Tool {
+                tool: tool.into(),
+                subject: path.clone(),
+                input_text: serde_json::json!({ "file_path": path, "content": "x" }).to_string(),
+                name: String::new(),
+            },
+            None,
+            &root,
+        )
+        .map(|f| f.verdict)
+    };
+    for (t, path, want) in [
+        ("edit", "src/sl", Some(Deny)),
+        ("edit", "src/ln", Some(Deny)),
+        ("edit", "src/../src/deep", Some(Deny)),
+        ("edit", "src/gc", Some(Ask)),
+        ("edit", "src/pi", Some(Ask)),
+        ("mcp__fs__write_file", "src/sl", Some(Deny)),
+        ("mcp__fs__touch_up", "src/sl", Some(Ask)),
+        ("edit", "src/u2", None),
+        ("edit", "src/one", None),
+        ("edit", "src/new", None),
+    ] {
+        assert_eq!(tool(t, path), want, "{t} {path}");
+    }
+}
+
+/// Past the bound of the inode listing, a file with several links that matches none asks
+/// (it may be a protected file polc did not reach); a file with one link is not affected.
+#[test]
+fn a_hard_link_past_the_listing_bound_asks() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().canonicalize().unwrap();
+    // Deeper than the listing goes.
+    let mut deep = root.join(".claude/hooks");
+    for k in 0..12 {
+        deep.push(format!("d{k}"));
+    }
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(deep.join("h.sh"), "x").unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::hard_link(deep.join("h.sh"), root.join("src/h")).unwrap();
+    std::fs::write(root.join("src/one"), "x").unwrap();
+    let p = prot(&root);
+    let sed = |f: &str| {
+        p.check(
+            &Request::Bash {
+                command: format!("sed -i s/a/b/ {f}"),
+            },
+            None,
+            &root,
+        )
+        .map(|f| f.verdict)
+    };
+    assert_eq!(sed("src/h"), Some(Verdict::Ask));
+    assert_eq!(sed("src/one"), None);
+}
+
+/// Red team session 7 (C7-otherroots): another root polc knows keeps its hook
+/// configuration, sources and tables (deny); outside the root, hook configuration by name
+/// asks; past the lists' bound every write outside the root asks; reads and ordinary
+/// files are left alone.
+#[test]
+fn other_roots_and_names_elsewhere() {
+    use Verdict::*;
+    let root = Path::new("/proj");
+    let known = |bounded: bool| {
+        let p = prot(root);
+        let o = super::others::Others {
+            roots: vec![(PathBuf::from("/b"), "/b".into())],
+            tables: vec![(PathBuf::from("/t/B.bin"), "/t/b.bin".into())],
+            bounded,
+        };
+        assert!(p.others.set(o).is_ok());
+        p
+    };
+    let p = known(false);
+    let bash = |p: &Protected, cmd: &str| {
+        p.check(
+            &Request::Bash {
+                command: cmd.into(),
+            },
+            None,
+            root,
+        )
+        .map(|f| f.verdict)
+    };
+    for (cmd, want) in [
+        ("cp x /b/.claude/settings.json", Some(Deny)),
+        ("cp x /B/.Claude/settings.local.json", Some(Deny)),
+        ("cp x /b/policies/new.pol", Some(Deny)),
+        ("cp x /b/policies/notes.md", Some(Deny)),
+        ("cp x /b/compiled/policy.bin", Some(Deny)),
+        ("cp x /b/.claude/hooks/h.sh", Some(Deny)),
+        ("cp x /t/B.bin", Some(Deny)),
+        ("rm -rf /b/compiled", Some(Deny)),
+        ("rm -rf /b", Some(Deny)),
+        ("rm -rf /t", Some(Deny)),
+        ("cd /b && rm -f .mcp.json", Some(Deny)),
+        ("rm -rf /*/compiled", Some(Ask)),
+        ("cp -r x /b/.claude/", Some(Ask)),
+        ("mystery /b/.claude", Some(Ask)),
+        ("cp x /b/src/main.rs", None),
+        ("cat /b/.claude/settings.json", None),
+        ("cp x /elsewhere/.claude/settings.json", Some(Ask)),
+        ("cp x /elsewhere/policies/a.pol", Some(Ask)),
+        ("cp x /elsewhere/policies/a.md", None),
+        ("rm -rf /elsewhere/.claude", Some(Ask)),
+        ("cp x /elsewhere/src/x", None),
+        ("cp x src/.claude/settings.json", None),
+        ("git -C /b checkout .", Some(Ask)),
+        ("cd /b/src && git stash", Some(Ask)),
+        ("git -C /elsewhere checkout .", None),
+        ("git checkout .", None),
+    ] {
+        assert_eq!(bash(&p, cmd), want, "{cmd}");
+    }
+    let p = known(true);
+    for (cmd, want) in [
+        ("cp x /elsewhere/src/x", Some(Ask)),
+        ("cp x /proj/src/x", None),
+        ("ls 2>/dev/null", None),
+        ("ls > /dev/stderr", None),
+        ("cat /elsewhere/src/x", None),
+    ] {
+        assert_eq!(bash(&p, cmd), want, "bounded: {cmd}");
+    }
+}
+
+/// The other roots' lists are read only for a write that could meet them: not for a read,
+/// a command that names no path, or a write inside the project root whose path has no
+/// component a protected path begins with.
+#[test]
+fn other_roots_are_read_only_for_writes_that_could_meet_them() {
+    let root = Path::new("/proj");
+    let run = |cmd: &str| {
+        let p = prot(root);
+        let _ = p.check(
+            &Request::Bash {
+                command: cmd.into(),
+            },
+            None,
+            root,
+        );
+        p.others.get().is_some()
+    };
+    for quiet in [
+        "git status",
+        "cat /elsewhere/.claude/settings.json",
+        "cp a src/main.rs",
+        "sed -i s/a/b/ src/lib.rs",
+        "ls 2>/dev/null",
+        "rm -f src/x.o",
+        "touch src/x",
+    ] {
+        assert!(!run(quiet), "{quiet} read the lists");
+    }
+    for busy in [
+        "cp a /elsewhere/x",
+        "cp a src/.claude/x",
+        "cp a policies/x.pol",
+        "rm -rf /",
+        "rm -rf compiled",
+    ] {
+        assert!(run(busy), "{busy} did not read the lists");
+    }
+}
+
+/// A known root inside the project (a sub-project polc has seen): its configuration is
+/// denied, and so is deleting the folder that holds it, though the folder's name is plain.
+#[test]
+fn a_known_root_inside_the_project() {
+    use Verdict::*;
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().canonicalize().unwrap();
+    let b = root.join("sub/b");
+    std::fs::create_dir_all(b.join(".claude")).unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    let p = prot(&root);
+    let f = b.to_string_lossy().to_lowercase();
+    assert!(p
+        .others
+        .set(super::others::Others {
+            roots: vec![(b.clone(), f)],
+            tables: Vec::new(),
+            bounded: false,
+        })
+        .is_ok());
+    let bash = |cmd: &str| {
+        p.check(
+            &Request::Bash {
+                command: cmd.into(),
+            },
+            None,
+            &root,
+        )
+        .map(|f| f.verdict)
+    };
+    for (cmd, want) in [
+        ("cp x sub/b/.claude/settings.json", Some(Deny)),
+        ("rm -rf sub", Some(Deny)),
+        ("rm -rf sub/b", Some(Deny)),
+        ("rm -rf src", None),
+        ("cp x sub/b/src.rs", None),
+    ] {
+        assert_eq!(bash(cmd), want, "{cmd}");
+    }
+}
+
+/// A `.git` file naming the repository's folder elsewhere (`--separate-git-dir`): a hard
+/// link of that folder's `config` asks like `.git/config`'s, and its objects are not walked
+/// (a file with several links elsewhere is not made to ask by the bound).
+#[test]
+fn a_hard_link_of_a_separate_git_dirs_config_asks() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().canonicalize().unwrap().join("p");
+    let gd = d.path().canonicalize().unwrap().join("gd");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::create_dir_all(gd.join("objects")).unwrap();
+    for k in 0..(9000 / 64 + 1) {
+        let o = gd.join(format!("objects/{k:02x}"));
+        std::fs::create_dir_all(&o).unwrap();
+        for j in 0..64 {
+            std::fs::write(o.join(format!("{j}")), "").unwrap();
+        }
+    }
+    std::fs::write(gd.join("config"), "[core]\n").unwrap();
+    std::fs::write(root.join(".git"), format!("gitdir: {}\n", gd.display())).unwrap();
+    std::fs::hard_link(gd.join("config"), root.join("src/gc")).unwrap();
+    std::fs::write(root.join("src/u1"), "x").unwrap();
+    std::fs::hard_link(root.join("src/u1"), root.join("src/u2")).unwrap();
+    let p = prot(&root);
+    let sed = |f: &str| {
+        p.check(
+            &Request::Bash {
+                command: format!("sed -i s/a/b/ {f}"),
+            },
+            None,
+            &root,
+        )
+        .map(|f| f.verdict)
+    };
+    assert_eq!(sed("src/gc"), Some(Verdict::Ask));
+    assert_eq!(sed("src/u2"), None);
+}

@@ -126,15 +126,46 @@ impl Protected {
                 format!("{tool} of protected path {}", p.display()),
                 Some(p),
             );
-        } else if tool == tools::EDIT
-            && (s == subject || named.iter().any(|n| n == s))
-            && self.ancestor_of_protected(p)
-        {
+            // An ask-level name (`.claude/hooks/` at any depth) may be a known root's
+            // deny-level path: look on.
+            if v == Verdict::Deny || !edit {
+                return;
+            }
+        }
+        let path_field = s == subject || named.iter().any(|n| n == s);
+        if tool == tools::EDIT && path_field && self.ancestor_of_protected(p) {
             worst.raise(
                 Verdict::Deny,
                 format!("{tool} of {}, which holds protected paths", p.display()),
                 Some(p),
             );
+            return;
+        }
+        if tool != tools::EDIT || path_field {
+            let cap = if edit { Verdict::Deny } else { Verdict::Ask };
+            // An existing file that is another name of a protected file (a hard link): every
+            // host's file tools but Claude's write it in place (red team, session 7). The
+            // file's verdict for a tool that says it writes; ask for one that may.
+            self.hard_link_write(tool, p, cap, worst);
+            // Another project's protected paths (`others.rs`); by name only for a tool that
+            // says it writes. A tool that only may write (an MCP search, a lookup) has the
+            // lists read only for a path outside the project root: most of its strings are
+            // no paths at all, and a known root inside the project is rare.
+            if !edit && p.starts_with(&self.project_root) {
+                return;
+            }
+            let h = self.elsewhere(p, edit).or_else(|| {
+                (tool == tools::EDIT)
+                    .then(|| self.elsewhere_above(p, true))
+                    .flatten()
+            });
+            if let Some(h) = h {
+                worst.raise(
+                    h.verdict.min(cap),
+                    format!("{tool} of {}: {}", p.display(), h.why),
+                    Some(p),
+                );
+            }
         }
     }
 }

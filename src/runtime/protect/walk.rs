@@ -47,6 +47,21 @@ impl Protected {
                             Some(&cfg),
                         );
                     }
+                    // Another project polc knows, whose work tree (and agent configuration
+                    // in it) the command rewrites there.
+                    for d in cwds.iter().flatten() {
+                        if let Some(r) = self.known_tree_at(d) {
+                            worst.raise(
+                                Verdict::Ask,
+                                format!(
+                                    "`{}` may rewrite the work tree of {}, a project polc knows, with its agent configuration",
+                                    e.program,
+                                    r.display()
+                                ),
+                                Some(&r),
+                            );
+                        }
+                    }
                 }
                 let writes = command_writes;
                 for u in &e.files {
