@@ -212,44 +212,15 @@ pub fn redact(s: &str) -> String {
         let (lead, trail) = strip(w);
         let inner_end = b.saturating_sub(trail).max(a + lead);
         let inner = &s[a + lead..inner_end];
-        // URL userinfo: scheme://user:pass@host
-        if let Some(p) = inner.find("://") {
-            let rest = &inner[p + 3..];
-            let auth_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-            if let Some(at) = rest[..auth_end].rfind('@') {
-                let st = a + lead + p + 3;
-                cut.push((st, st + at));
-            }
-        }
-        // Header: value up to the end of the word's quoted text.
-        let lower = inner.to_ascii_lowercase();
-        let header = [
-            "authorization:",
-            "cookie:",
-            "set-cookie:",
-            "proxy-authorization:",
-            "x-api-key:",
-            "api-key:",
-            "private-token:",
-        ]
-        .iter()
-        .find_map(|h| lower.find(h).map(|i| i + h.len()));
-        if let Some(v) = header {
-            let st = a + lead + v;
-            if st < inner_end {
-                cut.push((st, inner_end));
-            } else if k + 1 < ws.len() {
-                // `Authorization: Bearer x` split over words: redact the rest of the header.
-                let (na, _) = ws[k + 1];
-                let mut end = ws[k + 1].1;
-                let scheme = s[na..end].eq_ignore_ascii_case("bearer")
-                    || s[na..end].eq_ignore_ascii_case("basic");
-                if scheme && k + 2 < ws.len() {
-                    end = ws[k + 2].1;
-                }
-                cut.push((na, end));
-            }
-        }
+        let word = Word {
+            s,
+            ws: &ws,
+            k,
+            at: a + lead,
+            inner,
+            end: inner_end,
+        };
+        header_cuts(&word, &mut cut);
         let wl = inner.to_ascii_lowercase();
         let tail_after = |i: usize| a + lead + i;
         if wl.starts_with("bearer") || wl.starts_with("basic") || wl.starts_with("token") {
@@ -294,53 +265,118 @@ pub fn redact(s: &str) -> String {
         {
             program = base.to_string();
         }
-        if let Some((_, opts)) = CREDENTIAL_OPTIONS.iter().find(|(p, _)| *p == program) {
-            if opts.contains(&inner) && k + 1 < ws.len() {
-                cut.push(ws[k + 1]);
-            } else if let Some(o) = opts.iter().find(|o| {
-                o.starts_with("--") && inner.starts_with(*o) && inner[o.len()..].starts_with('=')
-            }) {
-                cut.push((a + lead + o.len() + 1, inner_end));
-            } else if let Some(o) = opts
-                .iter()
-                .find(|o| o.len() == 2 && inner.starts_with(*o) && inner.len() > 2)
-            {
-                // `-Uuser%PW`, `-pPW` attached.
-                cut.push((a + lead + o.len(), inner_end));
-            }
-        }
-        if k > 0
-            && credential_operand(&program, &s[ws[k - 1].0..ws[k - 1].1])
-            && !inner.starts_with('-')
-        {
-            cut.push((a + lead, inner_end));
-        }
-        if program == "htpasswd" && k + 1 == ws.len() {
-            cut.push((a + lead, inner_end));
-        }
-        // Key=value pairs inside the word, and token shapes anywhere in it.
-        for (x, y) in secret_pairs(inner) {
-            cut.push((a + lead + x, a + lead + y));
-        }
-        // Byte-wise over ASCII token characters: every part starts and ends at a character
-        // boundary (a non-ASCII byte is a separator).
-        let ib = inner.as_bytes();
-        let tok = |c: u8| c.is_ascii_alphanumeric() || b"-_.".contains(&c);
-        let mut x = 0;
-        while x < ib.len() {
-            if !tok(ib[x]) {
-                x += 1;
-                continue;
-            }
-            let y = x + ib[x..].iter().take_while(|&&c| tok(c)).count();
-            if token_shape(&inner[x..y]) {
-                cut.push((a + lead + x, a + lead + y));
-            }
-            x = y;
-        }
+        program_cuts(&word, &program, &mut cut);
+        shape_cuts(&word, &mut cut);
         k += 1;
     }
     apply_cuts(s, cut)
+}
+
+/// One word of [`redact`]'s input: the text, its words, this word's index, where its inner
+/// text (quotes stripped) starts and ends.
+struct Word<'a> {
+    s: &'a str,
+    ws: &'a [(usize, usize)],
+    k: usize,
+    at: usize,
+    inner: &'a str,
+    end: usize,
+}
+
+/// URL userinfo and header values (see [`redact`]).
+fn header_cuts(w: &Word<'_>, cut: &mut Vec<(usize, usize)>) {
+    let (ws, k, inner) = (w.ws, w.k, w.inner);
+    // URL userinfo: scheme://user:pass@host
+    if let Some(p) = inner.find("://") {
+        let rest = &inner[p + 3..];
+        let auth_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        if let Some(at) = rest[..auth_end].rfind('@') {
+            let st = w.at + p + 3;
+            cut.push((st, st + at));
+        }
+    }
+    // Header: value up to the end of the word's quoted text.
+    let lower = inner.to_ascii_lowercase();
+    let header = [
+        "authorization:",
+        "cookie:",
+        "set-cookie:",
+        "proxy-authorization:",
+        "x-api-key:",
+        "api-key:",
+        "private-token:",
+    ]
+    .iter()
+    .find_map(|h| lower.find(h).map(|i| i + h.len()));
+    if let Some(v) = header {
+        let st = w.at + v;
+        if st < w.end {
+            cut.push((st, w.end));
+        } else if k + 1 < ws.len() {
+            // `Authorization: Bearer x` split over words: redact the rest of the header.
+            let (na, _) = ws[k + 1];
+            let mut end = ws[k + 1].1;
+            let scheme = w.s[na..end].eq_ignore_ascii_case("bearer")
+                || w.s[na..end].eq_ignore_ascii_case("basic");
+            if scheme && k + 2 < ws.len() {
+                end = ws[k + 2].1;
+            }
+            cut.push((na, end));
+        }
+    }
+}
+
+/// Credentials by the program the word belongs to (options, `vault login`, `htpasswd`).
+fn program_cuts(w: &Word<'_>, program: &str, cut: &mut Vec<(usize, usize)>) {
+    let (ws, k, inner) = (w.ws, w.k, w.inner);
+    if let Some((_, opts)) = CREDENTIAL_OPTIONS.iter().find(|(p, _)| *p == program) {
+        if opts.contains(&inner) && k + 1 < ws.len() {
+            cut.push(ws[k + 1]);
+        } else if let Some(o) = opts.iter().find(|o| {
+            o.starts_with("--") && inner.starts_with(*o) && inner[o.len()..].starts_with('=')
+        }) {
+            cut.push((w.at + o.len() + 1, w.end));
+        } else if let Some(o) = opts
+            .iter()
+            .find(|o| o.len() == 2 && inner.starts_with(*o) && inner.len() > 2)
+        {
+            // `-Uuser%PW`, `-pPW` attached.
+            cut.push((w.at + o.len(), w.end));
+        }
+    }
+    if k > 0
+        && credential_operand(program, &w.s[ws[k - 1].0..ws[k - 1].1])
+        && !inner.starts_with('-')
+    {
+        cut.push((w.at, w.end));
+    }
+    if program == "htpasswd" && k + 1 == ws.len() {
+        cut.push((w.at, w.end));
+    }
+}
+
+/// Key=value pairs inside the word, and token shapes anywhere in it.
+fn shape_cuts(w: &Word<'_>, cut: &mut Vec<(usize, usize)>) {
+    let (at, inner) = (w.at, w.inner);
+    for (x, y) in secret_pairs(inner) {
+        cut.push((at + x, at + y));
+    }
+    // Byte-wise over ASCII token characters: every part starts and ends at a character
+    // boundary (a non-ASCII byte is a separator).
+    let ib = inner.as_bytes();
+    let tok = |c: u8| c.is_ascii_alphanumeric() || b"-_.".contains(&c);
+    let mut x = 0;
+    while x < ib.len() {
+        if !tok(ib[x]) {
+            x += 1;
+            continue;
+        }
+        let y = x + ib[x..].iter().take_while(|&&c| tok(c)).count();
+        if token_shape(&inner[x..y]) {
+            cut.push((at + x, at + y));
+        }
+        x = y;
+    }
 }
 
 /// `s` with each (start, end) range replaced by [`MARK`] (overlapping ranges merge).

@@ -427,35 +427,10 @@ fn peel_steps(words: &mut Vec<WordRef<'_>>, values: &mut Vec<Vec<u8>>, r: &mut S
         git_reading(&name, &args, values, r);
         super::walk::discard(args);
         extra_readings(&name, values, r);
-        // `/usr/lib/git-core/git-push …` is `git push …`; `python3 -m awscli …` is `aws …`:
-        // the same command read by its program (red team, session 7). A new step, so the
-        // command as written keeps its own readings and stage.
+        // `git-push …` is `git push …`, `python3 -m awscli …` is `aws …` (a new step).
         if let Some(k) = dispatched_program(&name, values) {
             r.stages[stage] = stage_of(words, values);
-            let lit = |t: &str| {
-                Cow::Owned(Word {
-                    raw: t.to_string(),
-                    parts: vec![super::Part::Lit(t.to_string())],
-                    unattestable: Vec::new(),
-                    expanded: false,
-                })
-            };
-            match k {
-                Dispatch::GitBuiltin(sub) => {
-                    words[0] = lit("git");
-                    values[0] = b"git".to_vec();
-                    words.insert(1, lit(&sub));
-                    values.insert(1, sub.into_bytes());
-                }
-                Dispatch::Module(k, name) => {
-                    words.drain(..k);
-                    values.drain(..k);
-                    if let Some(a) = name {
-                        words[0] = lit(&a);
-                        values[0] = a.into_bytes();
-                    }
-                }
-            }
+            apply_dispatch(k, words, values);
             continue;
         }
         let Some(spec) = lists::wrapper(&name) else {
@@ -485,6 +460,34 @@ fn peel_steps(words: &mut Vec<WordRef<'_>>, values: &mut Vec<Vec<u8>>, r: &mut S
                     values.push(vec![WILD]);
                     words.push(Cow::Owned(Word::unknown("…".into())));
                 }
+            }
+        }
+    }
+}
+
+/// Rewrites the command as the program it dispatches to (see [`Dispatch`]).
+fn apply_dispatch(k: Dispatch, words: &mut Vec<WordRef<'_>>, values: &mut Vec<Vec<u8>>) {
+    let lit = |t: &str| {
+        Cow::Owned(Word {
+            raw: t.to_string(),
+            parts: vec![super::Part::Lit(t.to_string())],
+            unattestable: Vec::new(),
+            expanded: false,
+        })
+    };
+    match k {
+        Dispatch::GitBuiltin(sub) => {
+            words[0] = lit("git");
+            values[0] = b"git".to_vec();
+            words.insert(1, lit(&sub));
+            values.insert(1, sub.into_bytes());
+        }
+        Dispatch::Module(k, name) => {
+            words.drain(..k);
+            values.drain(..k);
+            if let Some(a) = name {
+                words[0] = lit(&a);
+                values[0] = a.into_bytes();
             }
         }
     }

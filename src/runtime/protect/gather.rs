@@ -636,24 +636,7 @@ impl Protected {
                 add(Entry::Dir(h.clone(), true));
             }
         }
-        for h in &self.homes {
-            add(Entry::Named(h.join(".claude"), "settings", ".json"));
-            // The user's git and go configuration: `core.fsmonitor`, `GOFLAGS=-toolexec`
-            // run commands under allowed `git status` / `go build` (red team, session 7):
-            // writes ask, as `.git/config`'s do.
-            for f in HOME_ASK {
-                add(Entry::File(h.join(f), true));
-            }
-            for f in HOME_FILES {
-                add(Entry::File(h.join(f), false));
-            }
-            for d in HOME_DIRS {
-                add(Entry::Dir(h.join(d), false));
-                for t in linked_targets(&h.join(d)) {
-                    add(Entry::Dir(t, false));
-                }
-            }
-        }
+        self.collect_homes(add);
         // polc's fixed config, cache and state folders (records of roots and tables).
         for d in crate::runtime::state::protected_dirs() {
             add(Entry::Dir(d, false));
@@ -674,6 +657,28 @@ impl Protected {
             for d in std::env::split_paths(&path).take(64) {
                 if !d.is_absolute() && !d.as_os_str().is_empty() {
                     add(Entry::File(root.join(d).join("polc"), false));
+                }
+            }
+        }
+    }
+
+    /// The home folders' agent configuration (see [`Self::collect`]).
+    fn collect_homes(&self, add: &mut dyn FnMut(Entry)) {
+        for h in &self.homes {
+            add(Entry::Named(h.join(".claude"), "settings", ".json"));
+            // The user's git and go configuration: `core.fsmonitor`, `GOFLAGS=-toolexec`
+            // run commands under allowed `git status` / `go build` (red team, session 7):
+            // writes ask, as `.git/config`'s do.
+            for f in HOME_ASK {
+                add(Entry::File(h.join(f), true));
+            }
+            for f in HOME_FILES {
+                add(Entry::File(h.join(f), false));
+            }
+            for d in HOME_DIRS {
+                add(Entry::Dir(h.join(d), false));
+                for t in linked_targets(&h.join(d)) {
+                    add(Entry::Dir(t, false));
                 }
             }
         }

@@ -191,83 +191,9 @@ impl Protected {
         worst: &mut Worst,
     ) {
         let covered = self.covers(p);
-        let certain = |v: Verdict| {
-            if self.ask_only(p) {
-                Verdict::Ask
-            } else {
-                v
-            }
-        };
         match u.access {
             Access::Write | Access::Meta | Access::Link | Access::Delete => {
-                if covered && !u.into {
-                    worst.raise(
-                        certain(Verdict::Deny),
-                        format!("`{prog}` writes protected path {}", p.display()),
-                        Some(p),
-                    );
-                } else if (covered || self.ancestor_of_protected(p)) && u.into {
-                    worst.raise(
-                        Verdict::Ask,
-                        format!(
-                            "`{prog}` writes unknown names into {}, which holds protected paths",
-                            p.display()
-                        ),
-                        Some(p),
-                    );
-                } else if (matches!(u.access, Access::Delete | Access::Meta)
-                    || (u.access == Access::Link && u.recursive))
-                    && self.ancestor_of_protected(p)
-                {
-                    worst.raise(
-                        certain(Verdict::Deny),
-                        format!(
-                            "`{prog}` acts on {}, which holds protected paths",
-                            p.display()
-                        ),
-                        Some(p),
-                    );
-                } else if let Some(c) = created
-                    .iter()
-                    .find(|c| p.starts_with(c) && p != c.as_path())
-                {
-                    worst.raise(
-                        Verdict::Ask,
-                        format!(
-                            "`{prog}` writes under {}, which this command creates: polc cannot tell where it leads",
-                            c.display()
-                        ),
-                        Some(p),
-                    );
-                }
-                // A write through another name of a protected file writes that file (the
-                // verdict is the file's: ask for `.git/config`, red team session 7). Also
-                // under a folder this command creates (the file is there now).
-                if !covered && !u.into {
-                    self.hard_link_write(prog, p, Verdict::Deny, worst);
-                }
-                // Names written into a folder (`cp -r x/. src/`, `rsync -a --inplace x/
-                // src/`) land on the files already there, in place: a hard link of a
-                // protected file in it is written (red team, session 7). Unknown names, as for
-                // a folder holding protected paths: ask.
-                if !covered
-                    && (u.into || u.recursive)
-                    && u.access == Access::Write
-                    && std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
-                {
-                    if let Some(why) = self.hard_link_inside(p) {
-                        worst.raise(
-                            Verdict::Ask,
-                            format!("`{prog}` writes into {}: {why}", p.display()),
-                            Some(p),
-                        );
-                    }
-                }
-                // (Also for a path protected only at ask level here: `.claude/hooks/` at any
-                // depth is a known root's deny-level folder.)
-                if !covered || self.ask_only(p) {
-                    self.write_elsewhere(prog, u, p, worst);
-                }
+                self.check_write(prog, u, p, covered, created, worst)
             }
             Access::Unknown if covered => worst.raise(
                 Verdict::Ask,
@@ -300,6 +226,93 @@ impl Protected {
         }
         if u.access == Access::Unknown && !covered {
             self.given_elsewhere(prog, p, worst);
+        }
+    }
+
+    /// A write, metadata change, link or delete of `p` (see [`Self::check_path`]).
+    fn check_write(
+        &self,
+        prog: &str,
+        u: &FileUse,
+        p: &Path,
+        covered: bool,
+        created: &[PathBuf],
+        worst: &mut Worst,
+    ) {
+        let certain = |v: Verdict| {
+            if self.ask_only(p) {
+                Verdict::Ask
+            } else {
+                v
+            }
+        };
+        if covered && !u.into {
+            worst.raise(
+                certain(Verdict::Deny),
+                format!("`{prog}` writes protected path {}", p.display()),
+                Some(p),
+            );
+        } else if (covered || self.ancestor_of_protected(p)) && u.into {
+            worst.raise(
+                Verdict::Ask,
+                format!(
+                    "`{prog}` writes unknown names into {}, which holds protected paths",
+                    p.display()
+                ),
+                Some(p),
+            );
+        } else if (matches!(u.access, Access::Delete | Access::Meta)
+            || (u.access == Access::Link && u.recursive))
+            && self.ancestor_of_protected(p)
+        {
+            worst.raise(
+                certain(Verdict::Deny),
+                format!(
+                    "`{prog}` acts on {}, which holds protected paths",
+                    p.display()
+                ),
+                Some(p),
+            );
+        } else if let Some(c) = created
+            .iter()
+            .find(|c| p.starts_with(c) && p != c.as_path())
+        {
+            worst.raise(
+                Verdict::Ask,
+                format!(
+                    "`{prog}` writes under {}, which this command creates: polc cannot tell where it leads",
+                    c.display()
+                ),
+                Some(p),
+            );
+        }
+        // A write through another name of a protected file writes that file (the
+        // verdict is the file's: ask for `.git/config`, red team session 7). Also
+        // under a folder this command creates (the file is there now).
+        if !covered && !u.into {
+            self.hard_link_write(prog, p, Verdict::Deny, worst);
+        }
+        // Names written into a folder (`cp -r x/. src/`, `rsync -a --inplace x/
+        // src/`) land on the files already there, in place: a hard link of a
+        // protected file in it is written (red team, session 7). Unknown names, as for
+        // a folder holding protected paths: ask.
+        if !covered
+            && (u.into || u.recursive)
+            && u.access == Access::Write
+            && std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
+        {
+            if let Some(why) = self.hard_link_inside(p) {
+                worst.raise(
+                    Verdict::Ask,
+                    format!("`{prog}` writes into {}: {why}", p.display()),
+                    Some(p),
+                );
+            }
+        }
+        // (Also for a path protected only at ask level here: `.claude/hooks/` at any
+        // depth is a known root's deny-level folder.)
+        if !covered || self.ask_only(p) {
+            self.write_elsewhere(prog, u, p, worst);
         }
     }
 

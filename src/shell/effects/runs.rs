@@ -181,7 +181,10 @@ fn evaluating_builtin(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &m
 
 /// Builtins that define or evaluate code, and programs that run a command given to them.
 fn builtin_or_runner(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
-    if evaluating_builtin(n, args, arg_words, r) || session5_runs(n, args, arg_words, r) {
+    if evaluating_builtin(n, args, arg_words, r)
+        || session5_runs(n, args, arg_words, r)
+        || session7_runs(n, args, r)
+    {
         return;
     }
     match n {
@@ -263,6 +266,36 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mu
     }
 }
 
+/// Tools and settings found by the seventh red team (persistent configuration a later,
+/// allowed command obeys). True when `n` was one of them.
+fn session7_runs(n: &str, args: &[String], r: &mut Runs) -> bool {
+    match n {
+        // `git init|clone --separate-git-dir=DIR`: the repository's configuration and hooks
+        // (which allowed git commands run) move to DIR, out of `.git`'s protection.
+        "git" if args.iter().any(|a| a.starts_with("--separate-git-dir")) => {
+            r.unattest("git's directory moved where polc does not protect it")
+        }
+        "npm" | "pnpm" if args.first().is_some_and(|a| a == "set") => {
+            r.unattest("a package manager's configuration sets what later commands run or fetch")
+        }
+        "rustup" if rustup_repoints(args) => {
+            r.unattest("rustup's toolchain choice sets what later cargo and rustc commands run")
+        }
+        "mise" | "rtx" | "asdf" | "proto" | "uv" | "rye" | "pyenv" | "nodenv" | "goenv"
+            if args
+                .iter()
+                .any(|a| a.contains("path:") || a.contains("ref:"))
+                || (n == "uv"
+                    && args.iter().take(2).eq(["python", "pin"].iter())
+                    && args.iter().skip(2).any(|a| a.contains('/'))) =>
+        {
+            r.unattest("a version pinned to a path or a build runs a program polc cannot see")
+        }
+        _ => return false,
+    }
+    true
+}
+
 /// Does this rustup command make later cargo/rustc commands run another toolchain than a
 /// released channel (`toolchain link NAME DIR`, `override set NAME`, `default NAME` with a
 /// name that is not `stable`/`beta`/`nightly`/a version)?
@@ -329,27 +362,6 @@ fn session5_runs(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Ru
         // links and overrides (the project's `cargo build` then runs another folder's
         // cargo), version managers pinned to a path (`mise use go@path:DIR`, `asdf set x
         // path:DIR`), `uv python pin PATH`.
-        // `git init|clone --separate-git-dir=DIR`: the repository's configuration and hooks
-        // (which allowed git commands run) move to DIR, out of `.git`'s protection.
-        "git" if args.iter().any(|a| a.starts_with("--separate-git-dir")) => {
-            r.unattest("git's directory moved where polc does not protect it")
-        }
-        "npm" | "pnpm" if args.first().is_some_and(|a| a == "set") => {
-            r.unattest("a package manager's configuration sets what later commands run or fetch")
-        }
-        "rustup" if rustup_repoints(args) => {
-            r.unattest("rustup's toolchain choice sets what later cargo and rustc commands run")
-        }
-        "mise" | "rtx" | "asdf" | "proto" | "uv" | "rye" | "pyenv" | "nodenv" | "goenv"
-            if args
-                .iter()
-                .any(|a| a.contains("path:") || a.contains("ref:"))
-                || (n == "uv"
-                    && args.iter().take(2).eq(["python", "pin"].iter())
-                    && args.iter().skip(2).any(|a| a.contains('/'))) =>
-        {
-            r.unattest("a version pinned to a path or a build runs a program polc cannot see")
-        }
         "gh" if args.first().is_some_and(|a| a == "alias" || a == "config")
             && args
                 .get(1)
