@@ -759,3 +759,27 @@ fn s7_path_less_git_printers_ask_when_a_denied_file_is_tracked() {
         assert_eq!(got.as_deref(), Some("allow"), "{cmd}: {text}");
     }
 }
+
+/// C7-pytesttoml (pyproject form): a file tool's edit of `pyproject.toml` that sets pytest's
+/// options asks; other pyproject edits stay as they were.
+#[test]
+fn s7_pyproject_pytest_options_ask() {
+    let p = project(Broad);
+    for content in [
+        "[tool.pytest]\naddopts = [\"--junitxml=.claude/settings.json\"]\n",
+        "[tool.pytest.ini_options]\naddopts = \"-p evil\"\n",
+    ] {
+        let input = json!({"file_path": p.path("pyproject.toml"), "content": content});
+        let got = tool_answer(&p, "Write", input, "");
+        assert!(
+            matches!(got.as_deref(), Some("ask") | Some("deny")),
+            "{content}: {got:?}"
+        );
+    }
+    let input =
+        json!({"file_path": p.path("pyproject.toml"), "content": "[project]\nname = \"x\"\n"});
+    assert_eq!(
+        tool_answer(&p, "Write", input, "").as_deref(),
+        Some("allow")
+    );
+}

@@ -56,6 +56,13 @@ impl Protected {
         if tool != tools::BASH && !tools::is_builtin(tool) {
             self.paths_inside_text(tool, &strings, cwd, &mut worst);
         }
+        if tool == tools::EDIT && configures_runner(subject, input) {
+            worst.raise(
+                Verdict::Ask,
+                format!("{tool} of {subject} sets a test runner's options"),
+                None,
+            );
+        }
         worst.0
     }
 
@@ -171,6 +178,19 @@ impl Protected {
 }
 
 /// `polc SUB` anywhere in a text (inline code, typed keys): the guarded subcommand.
+/// Does an edit of a project file that also configures a runner set its options? pytest
+/// reads `addopts` from `pyproject.toml`'s `[tool.pytest.ini_options]` (and, since pytest 9,
+/// `[tool.pytest]`): options an allowed `pytest` then obeys (`--junitxml=.claude/settings.json`;
+/// red team, session 7). A shell write of the file is not read (its content is not known):
+/// the file tools' new text is.
+fn configures_runner(subject: &str, input: &str) -> bool {
+    let base = subject.rsplit(['/', '\\']).next().unwrap_or(subject);
+    base.eq_ignore_ascii_case("pyproject.toml")
+        && ["tool.pytest", "addopts", "tool.coverage", "tool.tox"]
+            .iter()
+            .any(|k| input.contains(k))
+}
+
 pub(super) fn polc_in_text(text: &str) -> Option<String> {
     let words: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || "'\"`;|&(),[]{}".contains(c))
