@@ -101,40 +101,8 @@ pub const WATCHED: &[&str] = &[
 ];
 
 /// The list the first record format (`agentcfg1`) held positionally: such a record is read
-/// entry by entry against it.
-const WATCHED_V1: &[&str] = &[
-    ".claude/settings.json",
-    ".claude/settings.local.json",
-    ".claude/hooks",
-    ".claude/commands",
-    ".claude/agents",
-    ".claude/skills",
-    ".claude/output-styles",
-    ".mcp.json",
-    ".gemini/settings.json",
-    ".gemini/policies",
-    ".gemini/commands",
-    ".gemini/extensions",
-    ".github/hooks",
-    ".github/agents",
-    ".github/skills",
-    ".agents",
-    ".cursor/hooks.json",
-    ".cursor/cli.json",
-    ".cursor/mcp.json",
-    ".codex",
-    ".vscode/settings.json",
-    ".vscode/mcp.json",
-    ".vscode/tasks.json",
-    ".factory/settings.json",
-    ".factory/mcp.json",
-    ".factory/hooks",
-    ".factory/droids",
-    ".vibe",
-    ".opencode",
-    "opencode.json",
-    "opencode.jsonc",
-];
+/// entry by entry against it (the first 31 names; later ones are appended after them).
+const WATCHED_V1: &[&str] = WATCHED.split_at(31).0;
 
 /// Names of the scripts the project configuration runs start with this (then the path,
 /// relative to the root when under it): `@scripts/guard.sh`.
