@@ -385,6 +385,12 @@ fn s7_processors_that_include_what_their_input_names() {
         rows.push((ShippedBroad, cmd, AskOrDeny));
     }
     rows.push((ShippedBroad, "jq .name package.json", Allow));
+    rows.push((
+        ShippedBroad,
+        "jq '.payload.download | .imported' src/x.json",
+        Allow,
+    ));
+    rows.push((ShippedBroad, "yq '.loader' src/x.yaml", Allow));
     rows.push((ShippedBroad, "mlr --icsv --ojson cat src/x.csv", Allow));
     expect(&rows);
 }

@@ -659,7 +659,7 @@ fn included_files(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         | "etex" | "latexmk" | "tectonic" | "context" | "dhall" | "dhall-to-json"
         | "dhall-to-yaml" => true,
         "jq" | "gojq" | "jaq" | "yq" | "xq" | "tomlq" => {
-            any(&["import", "include", "load", "$__prog", "input_filename"])
+            args.iter().any(|a| module_directive(a))
                 || args.iter().any(|a| {
                     a.starts_with(b"-L") || a == b"--library-path" || a.starts_with(b"-nL")
                 })
@@ -669,6 +669,38 @@ fn included_files(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     if reads_any {
         e.file(vec![crate::pattern::WILD], Access::Read, true);
     }
+}
+
+/// A jq/yq program word holding a module directive (`import "P" as $x;`, `include "P";`) or
+/// a file loader (`load("F")`, `load_str(F)`, `load_xml(…)`): each a whole word, not part of
+/// a key (`.payload`, `.imported` stay plain).
+fn module_directive(a: &[u8]) -> bool {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.';
+    let at_word = |i: usize| i == 0 || !ident(a[i - 1]);
+    (0..a.len()).any(|i| {
+        if !at_word(i) {
+            return false;
+        }
+        let rest = &a[i..];
+        for kw in [&b"import"[..], b"include"] {
+            if let Some(r) = rest.strip_prefix(kw) {
+                if r.first()
+                    .is_some_and(|c| c.is_ascii_whitespace() || *c == b'"')
+                {
+                    return true;
+                }
+            }
+        }
+        if let Some(r) = rest.strip_prefix(b"load") {
+            let name = r
+                .iter()
+                .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_')
+                .count();
+            let after = r[name..].iter().find(|c| !c.is_ascii_whitespace());
+            return after == Some(&b'(');
+        }
+        false
+    })
 }
 
 /// tar's first word in the old bundled form (`cfT`, `-cfT`, `czvT`): holds `T`.
