@@ -646,13 +646,6 @@ fn list_operands(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
 /// the directive's `{search: …}`) and yq's `load(F)`/`load_str(F)`. Their input (stdin or a
 /// file the agent may have written) cannot be read here: any path may be read.
 fn included_files(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
-    let any = |needles: &[&str]| {
-        args.iter().any(|a| {
-            needles
-                .iter()
-                .any(|x| a.windows(x.len()).any(|w| w == x.as_bytes()))
-        })
-    };
     let reads_any = match n {
         "cpp" | "mcpp" | "nroff" | "groff" | "troff" | "gtroff" | "gnroff" | "soelim" | "tex"
         | "latex" | "pdflatex" | "xelatex" | "lualatex" | "pdftex" | "luatex" | "xetex"
