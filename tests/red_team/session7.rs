@@ -728,6 +728,11 @@ fn s7_path_less_git_printers_ask_when_a_denied_file_is_tracked() {
         "git grep SECRET",
         "git archive HEAD",
         "git format-patch --stdout -1",
+        // A folder or magic pathspec after `--` still covers the tracked file.
+        "git show HEAD -- .",
+        "git log -p -- .",
+        "git diff HEAD~0 -- ':/'",
+        "git show HEAD -- '*'",
     ];
     let tracked = project(Shipped);
     if !git(&tracked, &["init", "-q"]) {

@@ -625,9 +625,15 @@ fn prints_tracked(sub: &str, rest: &[Vec<u8>]) -> bool {
         return false;
     }
     match rest.iter().position(|a| a.as_slice() == b"--") {
+        // A folder (`-- .`, `-- src`, `-- ':/'`) or a wildcard still covers tracked files
+        // polc does not see named: the index is read as without a pathspec.
         Some(i) => {
             let specs = &rest[i + 1..];
-            specs.is_empty() || specs.iter().all(|a| excluding_pathspec(a))
+            specs.is_empty()
+                || specs.iter().all(|a| excluding_pathspec(a))
+                || specs
+                    .iter()
+                    .any(|a| may_be_folder(a) || a.starts_with(b":"))
         }
         None => true,
     }
