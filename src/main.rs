@@ -22,6 +22,11 @@
 
 #![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
+/// The system allocator, and a bump arena once a command is one decision (`decide`,
+/// `hook`): see `src/cli/arena.rs` (issue 12 item 6).
+#[global_allocator]
+static ALLOC: polc::cli::arena::Arena = polc::cli::arena::Arena;
+
 // (`cargo test` builds this file with its own test harness `main`: the usual one then.)
 #[cfg(not(all(target_os = "linux", target_env = "gnu", not(test))))]
 fn main() {

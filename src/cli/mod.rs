@@ -4,6 +4,7 @@
 #[cfg(feature = "compiler")]
 pub(crate) mod annotate;
 #[cfg(feature = "compiler")]
+pub mod arena;
 mod build;
 mod decide;
 #[cfg(feature = "compiler")]
@@ -354,13 +355,20 @@ fn dispatch(cli: Cli) -> i32 {
             host,
             session,
             command,
-        } => decide::decide(table, host, session.as_deref(), &command),
+        } => {
+            // One decision, then the exit: its allocations come from the arena.
+            arena::enable();
+            decide::decide(table, host, session.as_deref(), &command)
+        }
         Command::Hook {
             host,
             event,
             table,
             print_config,
-        } => hook::hook(host, event, table, print_config),
+        } => {
+            arena::enable();
+            hook::hook(host, event, table, print_config)
+        }
         Command::Init {
             host,
             scope,
