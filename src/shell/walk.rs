@@ -136,15 +136,17 @@ pub fn walk(command: &str) -> Walk {
     // A segment equal to one already read (`ls x; ls x; …`, the same `$(…)` 4,000 times) has
     // the same readings and effects: both are functions of the segment alone (issue 12,
     // item 6: 10,000 equal segments cost 10,000 analyses). Keyed by the text, checked whole.
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // Keyed by the text's keyed hash (SipHash with this process's random keys, computed once
+    // a segment): no copy of the text, one hash a segment, room for every segment at once.
+    let keys = std::collections::hash_map::RandomState::new();
+    let mut seen: std::collections::HashMap<u64, usize, Prehashed> =
+        std::collections::HashMap::with_capacity_and_hasher(work.len(), Prehashed);
     loop {
         while i < work.len() {
             let seg = std::mem::take(&mut work[i]);
             i += 1;
-            let same = seen
-                .get(seg.text.as_str())
-                .copied()
-                .filter(|&k| out[k].seg == seg);
+            let key = std::hash::BuildHasher::hash_one(&keys, seg.text.as_str());
+            let same = seen.get(&key).copied().filter(|&k| out[k].seg == seg);
             let (mut rd, cached) = match same {
                 Some(k) => (out[k].rd.clone(), Some(out[k].effects.clone())),
                 None => (analyse_segment(&seg), None),
@@ -187,9 +189,9 @@ pub fn walk(command: &str) -> Walk {
             if uses > MAX_FILE_USES && fresh {
                 rd.unattestable.push("more than 1,024 paths in one command");
             }
-            rebinds_of(&seg, &rd, &mut rebinds);
+            rebinds_of(&seg, &rd, &effects, &mut rebinds);
             if fresh {
-                seen.insert(seg.text.clone(), out.len());
+                seen.insert(key, out.len());
             }
             out.push(Walked {
                 seg,
@@ -208,6 +210,36 @@ pub fn walk(command: &str) -> Walk {
     Walk {
         segments: out,
         unattestable: global,
+    }
+}
+
+/// The hasher of a map whose keys are hashes already ([`walk`]'s segment texts): the key is
+/// its own hash.
+#[derive(Clone, Copy, Default)]
+struct Prehashed;
+
+impl std::hash::BuildHasher for Prehashed {
+    type Hasher = PrehashedKey;
+    fn build_hasher(&self) -> PrehashedKey {
+        PrehashedKey(0)
+    }
+}
+
+#[derive(Default)]
+struct PrehashedKey(u64);
+
+impl std::hash::Hasher for PrehashedKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed here; any other input still spreads.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
     }
 }
 
@@ -441,7 +473,12 @@ fn lit_starts_with(w: &super::Word, mut p: &[u8]) -> bool {
 
 /// Names this segment rebinds: `hash -p PROG NAME…` (also `-pPROG`), `BASH_CMDS[NAME]=PROG`,
 /// `BASH_ALIASES[NAME]=TEXT` and `alias NAME=TEXT`, as (name, shell text it now runs).
-fn rebinds_of(seg: &Segment, rd: &SegmentReadings, out: &mut Vec<(Vec<u8>, String)>) {
+fn rebinds_of(
+    seg: &Segment,
+    rd: &SegmentReadings,
+    effects: &[Effects],
+    out: &mut Vec<(Vec<u8>, String)>,
+) {
     let mut add = |name: &[u8], to: String| {
         let e = (name.to_vec(), to);
         if !name.is_empty() && !out.contains(&e) && out.len() < 64 {
@@ -468,11 +505,16 @@ fn rebinds_of(seg: &Segment, rd: &SegmentReadings, out: &mut Vec<(Vec<u8>, Strin
             }
         }
     }
-    for stage in &rd.stages {
+    for (i, stage) in rd.stages.iter().enumerate() {
         let Some((prog, args)) = stage.split_first() else {
             continue;
         };
-        match effects::program_name(prog).as_str() {
+        // The stage's effects name its program already (`effects::of`): not found again.
+        let name = match effects.get(i) {
+            Some(e) => std::borrow::Cow::Borrowed(e.program.as_str()),
+            None => std::borrow::Cow::Owned(effects::program_name(prog)),
+        };
+        match name.as_ref() {
             "hash" => {
                 let mut target: Option<Vec<u8>> = None;
                 let mut k = 0;
