@@ -9,6 +9,9 @@ use super::{MAX_DEPTH, MAX_SEGMENTS};
 
 pub(crate) struct Lexer<'a> {
     src: &'a [u8],
+    /// `src` as text when it is UTF-8 (checked once): pieces of it are then copied without
+    /// checking each again ([`Self::text_at`]; issue 12 item 6).
+    text: Option<&'a str>,
     pos: usize,
     depth: u32,
     pub segments: Vec<Segment>,
@@ -53,10 +56,21 @@ impl<'a> Lexer<'a> {
     pub fn new(src: &'a [u8], depth: u32) -> Lexer<'a> {
         Lexer {
             src,
+            text: std::str::from_utf8(src).ok(),
             pos: 0,
             depth,
             segments: Vec::new(),
             global: Vec::new(),
+        }
+    }
+
+    /// `src[a..b]` as text, as `String::from_utf8_lossy` reads it: borrowed from the source
+    /// when the source is UTF-8 and the range falls on character boundaries (the usual case),
+    /// else read lossily.
+    fn text_at(&self, a: usize, b: usize) -> std::borrow::Cow<'a, str> {
+        match self.text.and_then(|t| t.get(a..b)) {
+            Some(t) => std::borrow::Cow::Borrowed(t),
+            None => String::from_utf8_lossy(&self.src[a..b]),
         }
     }
 
@@ -78,9 +92,7 @@ impl<'a> Lexer<'a> {
     fn finish(&mut self, cur: &mut Segment, start: &mut usize) {
         if !cur.words.is_empty() || !cur.redirects.is_empty() || !cur.unattestable.is_empty() {
             let end = self.pos.min(self.src.len());
-            cur.text = String::from_utf8_lossy(&self.src[(*start).min(end)..end])
-                .trim()
-                .to_string();
+            cur.text = self.text_at((*start).min(end), end).trim().to_string();
             if self.segments.len() >= MAX_SEGMENTS {
                 if !self.global.contains(&"more than 10,000 segments") {
                     self.global.push("more than 10,000 segments");
@@ -498,9 +510,7 @@ impl<'a> Lexer<'a> {
                     if self.peek().is_none() {
                         unattest.push("unterminated quote");
                     }
-                    parts.push(Part::Quoted(
-                        String::from_utf8_lossy(&self.src[s..self.pos]).into_owned(),
-                    ));
+                    parts.push(Part::Quoted(self.text_at(s, self.pos).into_owned()));
                     self.pos = (self.pos + 1).min(self.src.len());
                 }
                 b'"' => {
@@ -527,12 +537,17 @@ impl<'a> Lexer<'a> {
                     }) {
                         self.pos += 1;
                     }
-                    lit.extend_from_slice(&self.src[s..self.pos]);
+                    if lit.is_empty() {
+                        // The usual word: one run, copied at its size.
+                        lit = self.src[s..self.pos].to_vec();
+                    } else {
+                        lit.extend_from_slice(&self.src[s..self.pos]);
+                    }
                 }
             }
         }
         flush(&mut parts, &mut lit);
-        let raw = String::from_utf8_lossy(&self.src[start..self.pos]).into_owned();
+        let raw = self.text_at(start, self.pos).into_owned();
         Word {
             raw,
             parts,
@@ -745,7 +760,7 @@ impl<'a> Lexer<'a> {
 
     /// The text from `start` to here, as a value polc cannot know.
     fn unknown_since(&self, start: usize) -> Part {
-        Part::Unknown(String::from_utf8_lossy(&self.src[start..self.pos]).into_owned())
+        Part::Unknown(self.text_at(start, self.pos).into_owned())
     }
 
     /// zsh's `$~X`, `$=X`, `$^X`, `$+X` (see `dollar`): an unknown value; `~` makes the
@@ -932,14 +947,20 @@ impl<'a> Lexer<'a> {
             self.pos = self.src.len();
             return Word::unknown(String::from_utf8_lossy(&self.src[start..]).into_owned());
         }
-        let mut inner = Lexer::new(self.src, self.depth + 1);
+        // The same source: checked as text once, not again for each substitution.
+        let mut inner = Lexer {
+            src: self.src,
+            text: self.text,
+            ..Lexer::new(&[], self.depth + 1)
+        };
         inner.pos = self.pos;
         inner.list(Term::Paren);
         self.pos = inner.pos;
         self.absorb(inner);
         let _ = what;
         Word::unknown(
-            String::from_utf8_lossy(&self.src[start..self.pos.min(self.src.len())]).into_owned(),
+            self.text_at(start, self.pos.min(self.src.len()))
+                .into_owned(),
         )
     }
 
