@@ -57,7 +57,8 @@ impl SegmentReadings {
 }
 
 fn join(values: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = Vec::new();
+    // Sized at once (no growth steps: one per segment and peeling step).
+    let mut out = Vec::with_capacity(values.iter().map(|v| v.len() + 1).sum());
     for (k, v) in values.iter().enumerate() {
         if k > 0 {
             out.push(b' ');
@@ -95,14 +96,14 @@ pub fn analyse_segment(seg: &Segment) -> SegmentReadings {
         return r;
     }
     // The raw reading: words as written.
-    r.push(
-        seg.words
-            .iter()
-            .map(|w| w.raw.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
-            .into_bytes(),
-    );
+    let mut raw = Vec::with_capacity(seg.words.iter().map(|w| w.raw.len() + 1).sum());
+    for (k, w) in seg.words.iter().enumerate() {
+        if k > 0 {
+            raw.push(b' ');
+        }
+        raw.extend_from_slice(w.raw.as_bytes());
+    }
+    r.push(raw);
     // Dequoted values per word, brace-expanded; combinations bounded.
     // Dequoted values; a word with brace expansion becomes several words, as in bash
     // (`{rm,-rf,/}` runs `rm -rf /`), at most 256 in all.

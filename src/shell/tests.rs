@@ -547,3 +547,41 @@ fn equal_segments_share_their_analysis() {
         .collect();
     assert!(real.contains(&true) && real.contains(&false), "{real:?}");
 }
+
+#[test]
+fn dequote_bytewise_matches_the_char_definition() {
+    // The definition dequote had (by characters), against the byte-wise one.
+    fn reference(command: &str) -> String {
+        let mut out = String::new();
+        let mut chars = command.chars().peekable();
+        let (mut in_single, mut in_double) = (false, false);
+        while let Some(c) = chars.next() {
+            match c {
+                '\'' if !in_double => in_single = !in_single,
+                '"' if !in_single => in_double = !in_double,
+                '\\' if !in_single => {
+                    if let Some(n) = chars.next() {
+                        if n != '\n' {
+                            out.push(n);
+                        }
+                    }
+                }
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+    let pieces = [
+        "", "'", "\"", "\\", "\n", "a", "é", "日", "\\é", "\\\n", "x y", "$'",
+    ];
+    for a in pieces {
+        for b in pieces {
+            for c in pieces {
+                for d in pieces {
+                    let s = format!("{a}{b}{c}{d}");
+                    assert_eq!(crate::shell::dequote(&s), reference(&s), "{s:?}");
+                }
+            }
+        }
+    }
+}
