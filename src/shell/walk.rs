@@ -123,6 +123,25 @@ fn push_unique(v: &mut Vec<String>, s: &str) {
 
 /// Walk a command. Never fails: what cannot be read is unattestable.
 pub fn walk(command: &str) -> Walk {
+    walk_resolving(command, &|_, _| None)
+}
+
+/// What a program word that names a file on disk runs: the path it resolves to through
+/// symbolic links when that file's name is another program's (`src/g` → `/usr/bin/git`);
+/// `None` when it is not a link, does not exist or keeps its name. The second argument is
+/// the literal folders the command `cd`s into before it (the word may be relative to any).
+/// The walk itself reads no file: the runtime gives this (`runtime::links`), relative to
+/// the call's folder.
+pub type Resolve<'a> = &'a dyn Fn(&[u8], &[Vec<u8>]) -> Option<Vec<u8>>;
+
+/// Program words resolved through links in one command, at most (each is a system call).
+const MAX_LINKED_PROGRAMS: usize = 16;
+
+/// [`walk`], reading a program reached through a symbolic link on disk as the program it
+/// runs as well (red team 8, C8-proglink: with `src/g -> /usr/bin/git`, `src/g push --force`
+/// was an unknown program `g`). The target's segment is one level deeper and deny-only: deny
+/// and ask rules and self-protection read it; allow rules still need the command as written.
+pub fn walk_resolving(command: &str, resolve: Resolve<'_>) -> Walk {
     let parsed = parse(command);
     let mut global: Vec<String> = parsed.unattestable.iter().map(|s| s.to_string()).collect();
     let mut work: Vec<Segment> = parsed.segments;
@@ -133,6 +152,8 @@ pub fn walk(command: &str) -> Walk {
     let mut rebinds: Vec<(Vec<u8>, String)> = Vec::new();
     let mut rebound: Vec<(usize, usize)> = Vec::new();
     let mut speculative = 0usize;
+    let mut linked = 0usize;
+    let mut dirs: Vec<Vec<u8>> = Vec::new();
     // A segment equal to one already read (`ls x; ls x; …`, the same `$(…)` 4,000 times) has
     // the same readings and effects: both are functions of the segment alone (issue 12,
     // item 6: 10,000 equal segments cost 10,000 analyses). Keyed by the text, checked whole.
@@ -188,6 +209,18 @@ pub fn walk(command: &str) -> Walk {
                 rd.unattestable.push("more than 1,024 paths in one command");
             }
             rebinds_of(&seg, &rd, &mut rebinds);
+            if fresh && linked < MAX_LINKED_PROGRAMS {
+                linked += linked_programs(&seg, &rd, (resolve, &dirs), &mut work, &mut global);
+            }
+            for d in effects.iter().flat_map(|e| e.chdir.iter()) {
+                if dirs.len() < 8
+                    && !d.contains(&WILD)
+                    && !d.contains(&UNKNOWN)
+                    && !dirs.contains(d)
+                {
+                    dirs.push(d.clone());
+                }
+            }
             if fresh {
                 seen.insert(seg.text.clone(), out.len());
             }
@@ -251,6 +284,49 @@ fn unknown_program_runs(seg: &Segment, work: &mut Vec<Segment>) -> usize {
         added += 1;
     }
     added
+}
+
+/// Each stage whose program word is a path (`src/g`, `./g`, `/opt/x/g`) that `resolve` finds
+/// to be a link to another program: the stage again under the target's path, as a deny-only
+/// segment one level deeper (see [`walk_resolving`]). Returns the number of words resolved.
+fn linked_programs(
+    seg: &Segment,
+    rd: &SegmentReadings,
+    (resolve, dirs): (Resolve<'_>, &[Vec<u8>]),
+    work: &mut Vec<Segment>,
+    global: &mut Vec<String>,
+) -> usize {
+    let mut n = 0;
+    for stage in &rd.stages {
+        let Some(prog) = stage.first() else { continue };
+        if !prog.contains(&b'/') || prog.iter().any(|&b| b == WILD || b == UNKNOWN) {
+            continue;
+        }
+        n += 1;
+        let Some(target) = resolve(prog, dirs) else {
+            continue;
+        };
+        let mut script = sh_quote(&target);
+        for a in &stage[1..] {
+            script.push(' ');
+            script.push_str(&sh_quote(a));
+        }
+        let p = parse(&script);
+        for u in p.unattestable {
+            push_unique(global, u);
+        }
+        for mut s in p.segments {
+            if work.len() >= MAX_SEGMENTS || seg.depth + 1 > MAX_DEPTH {
+                push_unique(global, "nesting deeper than 32");
+                break;
+            }
+            s.depth += seg.depth + 1;
+            s.deny_only = true;
+            s.speculative |= seg.speculative;
+            work.push(s);
+        }
+    }
+    n
 }
 
 /// A path through a symbolic link made earlier in the command is also named at the link's
