@@ -144,6 +144,59 @@ fn env_destinations(rd: &SegmentReadings, effects: &mut [Effects]) {
     }
 }
 
+/// Files named by leading assignments (red team 8, C8-envoutput, C8-derivedname): a log or
+/// report the program writes there (`PIP_LOG=F pip list`, `FFREPORT=file=F ffmpeg`,
+/// `SSLKEYLOGFILE=F`, `*_LOG_FILE=F`), the backup suffix of `cp -b`/`mv -b`
+/// (`SIMPLE_BACKUP_SUFFIX`, also from polc's own environment, which the agent's shell
+/// shares), and any other value that is a path (named: self-protection asks for a
+/// protected one).
+fn env_files(rd: &SegmentReadings, effects: &mut [Effects]) {
+    let mut backup: Option<Vec<u8>> =
+        std::env::var_os("SIMPLE_BACKUP_SUFFIX").map(|v| v.as_encoded_bytes().to_vec());
+    for (name, value) in rd.env.iter() {
+        let lower = name.to_ascii_lowercase();
+        let text = String::from_utf8_lossy(value);
+        let pathlike = !value.is_empty()
+            && !text.contains("://")
+            && (value.contains(&b'/') || value.contains(&b'.'))
+            && !value.contains(&b',')
+            && !value.contains(&b'=');
+        let written: Option<Vec<u8>> = if lower == "simple_backup_suffix" {
+            backup = Some(value.clone());
+            None
+        } else if lower == "ffreport" {
+            text.split(':')
+                .find_map(|kv| kv.strip_prefix("file="))
+                .map(|f| f.as_bytes().to_vec())
+        } else if pathlike
+            && (lower == "sslkeylogfile"
+                || lower.ends_with("_log")
+                || lower.ends_with("_log_file")
+                || lower.ends_with("_logfile")
+                || lower.ends_with("histfile")
+                || (lower.starts_with("pip_") && lower.contains("log")))
+        {
+            Some(value.clone())
+        } else {
+            None
+        };
+        for e in effects.iter_mut().filter(|e| !e.program.is_empty()) {
+            match &written {
+                Some(f) => e.file(f.clone(), effects::Access::Write, false),
+                None if pathlike && value.contains(&b'/') => {
+                    e.file(value.clone(), effects::Access::Unknown, false)
+                }
+                None => {}
+            }
+        }
+    }
+    if let Some(suffix) = backup {
+        for (e, stage) in effects.iter_mut().zip(&rd.stages) {
+            effects::env_backups(e, stage, &suffix);
+        }
+    }
+}
+
 /// Environment variables (lower-cased) that name where a program downloads from: package
 /// indexes, registries, module proxies and mirrors.
 fn downloads_from(lower: &str) -> bool {
@@ -242,6 +295,7 @@ pub fn walk_resolving(command: &str, resolve: Resolve<'_>) -> Walk {
             }
             if fresh {
                 env_destinations(&rd, &mut effects);
+                env_files(&rd, &mut effects);
             }
             let redirects = redirect_uses(&seg);
             let uses = effects.iter().map(|e| e.files.len()).sum::<usize>() + redirects.len();

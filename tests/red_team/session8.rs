@@ -361,3 +361,82 @@ fn s8_compilers_fed_a_pipe_read_any_file() {
     rows.push((ShippedBroad, "as -o src/x.o src/x.s", Allow));
     expect(&rows);
 }
+
+/// C8-derivedname, C8-envoutput: names a program builds from an operand and an option
+/// (backup suffixes, numbered pieces) or from its environment (a log file) are the files
+/// it writes.
+#[test]
+fn s8_derived_output_names() {
+    let mut rows: Vec<(Setup, &str, Want)> = Vec::new();
+    for c in [
+        "sed -i.json s/zzz/y/ .claude/settings",
+        "sed --in-place=.json s/zzz/y/ .claude/settings",
+        "sed -i'.claude/*' s/zzz/y/ settings.json",
+        "sed --in-place='.claude/*' -e s/zzz/y/ settings.json",
+        "sed -Ei.json s/zzz/y/ .claude/settings",
+        "cp -b -S .json src/y .claude/settings",
+        "cp --backup=simple --suffix=.json src/y .claude/settings",
+        "cp -bS.json src/y .claude/settings",
+        "cp -b -S .json src/settings .claude/",
+        "mv -b --suffix=.json src/y .claude/settings",
+        "install -b -S .json src/y .claude/settings",
+        "ln -f -b -S .json src/y .claude/settings",
+        "SIMPLE_BACKUP_SUFFIX=.json cp -b src/y .claude/settings",
+        "VERSION_CONTROL=simple SIMPLE_BACKUP_SUFFIX=.json mv -b src/y .claude/settings",
+        "rsync -b --suffix=.json src/y .claude/settings",
+        "gawk -i inplace -v INPLACE_SUFFIX=.json 1 .claude/settings",
+        "cp -b -S .json src/y .mcp",
+        "cp -b -S .bin src/y compiled/policy",
+        "csplit -s -f .claude/settings.jso -b 'n%.0d' src/main.rs 2",
+        "csplit --prefix=.claude/settings.jso --suffix-format='n%.0d' src/main.rs 2",
+        "PIP_LOG=.claude/settings.json pip list",
+        "PIP_LOG_FILE=.claude/settings.json pip list",
+        "PIP_LOG=.mcp.json python3 -m pip list",
+        "FFREPORT=file=.claude/settings.json ffmpeg -i x y",
+        "FFREPORT=file=.claude/settings.json:level=32 ffprobe x",
+    ] {
+        rows.push((Broad, c, Deny));
+    }
+    for c in [
+        "mmv 'src/*.json' '.claude/#1.json'",
+        "split -a1 --additional-suffix=n src/main.rs .claude/settings.js",
+        "cd .claude && http -d https://x.io/dl",
+        "cd .claude && xh -d https://x.io/dl",
+        "cd .claude && axel https://x.io/settings.json",
+        "cd .claude && lwp-download https://x.io/settings.json",
+        "cd .claude && gdown https://x.io/settings.json",
+        "GIT_TRACE_FILE=.claude/settings.json true",
+        // Pieces past the first 16 have names polc does not list: asks, like `split`.
+        "csplit -f src/part src/main.rs 2",
+    ] {
+        rows.push((Broad, c, AskOrDeny));
+    }
+    for c in [
+        "sed -i.bak s/a/b/ src/main.rs",
+        "cp -b src/main.rs src/copy.rs",
+        "RUST_LOG=debug cargo test",
+        "PIP_LOG=src/pip.log pip list",
+    ] {
+        rows.push((Broad, c, Allow));
+    }
+    expect(&rows);
+}
+
+/// C8-jqfile: `jq -f FILE` reads FILE, and the program in it may import any file.
+#[test]
+fn s8_jq_program_files() {
+    let mut rows: Vec<(Setup, &str, Want)> = Vec::new();
+    for c in [
+        "jq -n -f src/p.jq",
+        "jq -nf src/p.jq",
+        "jq --from-file src/p.jq -n",
+        "jq -n --from-file=src/p.jq",
+        "echo {} | jq -f src/p.jq",
+    ] {
+        rows.push((Shipped, c, AskOrDeny));
+    }
+    rows.push((Shipped, "jq -nf.env", Deny));
+    rows.push((Shipped, "jq -n -f .env", Deny));
+    rows.push((Shipped, "jq .name package.json", Allow));
+    expect(&rows);
+}

@@ -804,6 +804,9 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
     // is `curl -s -S -L -o F`): every branch below then sees the option and its value.
     let split = options::split_clusters(&e.program, args);
     effects_of(e, split.as_deref().unwrap_or(args));
+    // Names a program makes from an operand and an option (`sed -i.json`, `cp -b -S`).
+    let program = e.program.clone();
+    super::derived::derived_names(e, &program, args);
     // Programs whose operands are not files have no file-valued options worth a prompt
     // (`ls -la`, `echo -n`); `find` has its own branch.
     let plain = NO_FILES.contains(&e.program.as_str()) && e.program != "find";
@@ -1155,9 +1158,12 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         if let Some(i) = ops.first() {
             e.file((*i).clone(), Access::Read, false);
         }
-        let mut out = ops.get(1).map(|p| p.to_vec()).unwrap_or(b"x".to_vec());
-        out.push(WILD);
-        e.file(out, Access::Write, false);
+        // (csplit's operands after the input are patterns: its names are `derived.rs`'s.)
+        if n == "split" {
+            let mut out = ops.get(1).map(|p| p.to_vec()).unwrap_or(b"x".to_vec());
+            out.push(WILD);
+            e.file(out, Access::Write, false);
+        }
     } else {
         return false;
     }

@@ -11,6 +11,8 @@
 //! catalogue marks so (`eslint .` does not ask because `.env` sits in `.`).
 
 pub(crate) mod builds;
+mod derived;
+pub use derived::env_backups;
 pub(crate) mod escapes;
 pub(crate) mod files;
 pub(crate) mod git;

@@ -114,7 +114,7 @@ fn split(url: &[u8]) -> Split {
                 .pieces
                 .last_mut()
                 .unwrap()
-                .extend_from_slice(&url[i..=i + len]),
+                .extend_from_slice(&url[i..i + len + 2]),
         }
         i += len + 2;
     }
