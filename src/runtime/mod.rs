@@ -8,6 +8,7 @@ pub mod host_checks;
 #[cfg(feature = "compiler")]
 pub mod interp;
 pub mod layers;
+pub mod links;
 pub mod pathmatch;
 pub mod protect;
 pub mod state;
@@ -315,7 +316,11 @@ fn decide_bash(
     command: &str,
     ctx: &Context,
 ) -> Result<Outcome, Corrupt> {
-    decide_walked(src, host, command, &shell::walk(command), ctx)
+    let walk = match &ctx.cwd {
+        Some(cwd) => links::walk(command, cwd),
+        None => shell::walk(command),
+    };
+    decide_walked(src, host, command, &walk, ctx)
 }
 
 /// Decide a shell command already walked (the hook walks once and shares the walk with
