@@ -3,8 +3,8 @@
 
 #[cfg(feature = "compiler")]
 pub(crate) mod annotate;
-#[cfg(feature = "compiler")]
 pub mod arena;
+#[cfg(feature = "compiler")]
 mod build;
 mod decide;
 #[cfg(feature = "compiler")]
