@@ -440,3 +440,39 @@ fn s8_jq_program_files() {
     rows.push((Shipped, "jq .name package.json", Allow));
     expect(&rows);
 }
+
+/// C8-longabbrev, C8-pwshcase, C8-tokenprint, C8-gitpickaxe: long-option abbreviations
+/// git and getopt programs accept, PowerShell's parameter spellings, token printers and
+/// git's pickaxe over a tracked secret.
+#[test]
+fn s8_abbreviations_powershell_tokens_pickaxe() {
+    let mut rows: Vec<(Setup, &str, Want)> = Vec::new();
+    for c in [
+        "git push --mirr origin",
+        "git push --mirro origin",
+        "git push origin --mirr",
+        "git -C . push --mirr",
+        "powershell -Command \"git push --force\"",
+        "powershell.exe -Command \"git push --force\"",
+        "pwsh -COMMAND \"git push --force\"",
+        "pwsh -C \"git push --force\"",
+        "pwsh -NoProfile -Command \"git push --force\"",
+        "powershell -NoProfile -ExecutionPolicy Bypass -Command \"git push --force\"",
+        "pwsh -Command git push --force",
+        "pwsh -c git push --force",
+        "pwsh /Command \"rm -rf ~\"",
+        "pwsh -Command \"cat .env\"",
+        // `git push --force` as UTF-16LE base64.
+        "pwsh -EncodedCommand ZwBpAHQAIABwAHUAcwBoACAALQAtAGYAbwByAGMAZQA=",
+        "gh config get -h github.com oauth_token",
+        "gh config get oauth_token --host github.com",
+        "aws sts get-session-token",
+        "aws sts assume-role --role-arn arn:aws:iam::1:role/x --role-session-name s",
+    ] {
+        rows.push((ShippedBroad, c, Deny));
+    }
+    rows.push((ShippedBroad, "git log --oneline -5", Allow));
+    rows.push((ShippedBroad, "pwsh -Command Get-Date", AskOrDeny));
+    rows.push((ShippedBroad, "aws sts get-caller-identity", Allow));
+    expect(&rows);
+}
