@@ -476,3 +476,33 @@ fn s8_abbreviations_powershell_tokens_pickaxe() {
     rows.push((ShippedBroad, "aws sts get-caller-identity", Allow));
     expect(&rows);
 }
+
+/// C8-polcreads, C8-cmdstrings: polc's own reading commands read their sources (and any
+/// file a source includes); trap handlers after `--` and `mapfile -C` callbacks are
+/// commands deny rules read.
+#[test]
+fn s8_polc_reads_and_command_strings() {
+    let mut rows: Vec<(Setup, &str, Want)> = Vec::new();
+    for c in [
+        "polc explain --policy .env -- ls",
+        "polc explain --policy=.env -- ls",
+        "polc lint .env",
+        "polc test ./.env",
+        "polc fmt --check .env",
+        "polc explain --table .env -- ls",
+        "trap -- 'rm -rf ~' ERR; false",
+        "trap -- 'git push --force' EXIT",
+        "echo x | mapfile -C 'rm -rf ~ #' -c 1 arr",
+        "echo x | readarray -C 'git push --force #' -c 1 arr",
+    ] {
+        rows.push((ShippedBroad, c, Deny));
+    }
+    for c in [
+        "polc lint src/evil.pol",
+        "polc explain --policy src/evil.pol -- ls",
+    ] {
+        rows.push((ShippedBroad, c, AskOrDeny));
+    }
+    rows.push((ShippedBroad, "polc --version", Allow));
+    expect(&rows);
+}

@@ -239,7 +239,14 @@ fn shell(args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
 fn evaluating_builtin(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) -> bool {
     match n {
         "let" | "mapfile" | "readarray" | "[[" | "((" => {
-            r.unattest("builtin that evaluates arithmetic or code")
+            r.unattest("builtin that evaluates arithmetic or code");
+            // `mapfile -C CMD` / `readarray -C CMD` run CMD every `-c` lines (red team 8,
+            // C8-cmdstrings).
+            if matches!(n, "mapfile" | "readarray") {
+                for v in option_values(args, arg_words, &["-C"]) {
+                    r.inner(Inner::Script(v));
+                }
+            }
         }
         "printf" if args.iter().any(|a| a == "-v" || a.starts_with("-v")) => {
             r.unattest("printf -v evaluates array subscripts")
@@ -316,10 +323,17 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mu
         "." | "source" => r.unattest("source runs a script file"),
         "trap" => {
             r.unattest("trap");
-            if let Some(w) = arg_words.first() {
+            // The handler is the first word after the options (`trap -- 'CMD' ERR`, `trap
+            // -p`): red team 8, C8-cmdstrings.
+            let k = match args.iter().position(|a| a == "--") {
+                Some(d) => Some(d + 1),
+                None => args.iter().position(|a| !a.starts_with('-') || a == "-"),
+            };
+            if let Some(w) = k.and_then(|k| arg_words.get(k)) {
                 r.inner(Inner::Script(w.lit_value()));
             }
         }
+
         "hash" if args.iter().any(|a| short_cluster_has(a, 'p')) => {
             // `hash -p PROG NAME` binds NAME to any program (the walk reads NAME's later
             // uses as PROG).
