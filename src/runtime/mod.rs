@@ -9,6 +9,7 @@ pub mod host_checks;
 pub mod interp;
 pub mod layers;
 pub mod links;
+pub mod memory;
 pub mod pathmatch;
 pub mod protect;
 pub mod state;
@@ -976,6 +977,20 @@ fn decide_tool(
     } else {
         path_tool
     };
+    // A memory file's `@path` imports are reads into the model's context (`memory.rs`).
+    if tool == tools::EDIT && memory::is_memory_file(subject) {
+        match memory::imports(subject, input_text) {
+            Some(paths) => {
+                for p in paths {
+                    let q = PathQuery::new(&p, ctx);
+                    src.match_path(tools::READ, &q, ctx, Side::Restrict, host, &mut |rule| {
+                        raw.push((rule, Match::Definite))
+                    })?;
+                }
+            }
+            None => unattestable.push("a memory file importing more files than polc reads".into()),
+        }
+    }
     src.match_content(
         tool,
         &[input_text.as_bytes()],

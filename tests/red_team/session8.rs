@@ -506,3 +506,72 @@ fn s8_polc_reads_and_command_strings() {
     rows.push((ShippedBroad, "polc --version", Allow));
     expect(&rows);
 }
+
+/// C8-memoryimport: a memory or rules file's `@path` imports are reads into the model's
+/// context: a write that imports a read-denied file is denied.
+#[test]
+fn s8_memory_file_imports_meet_read_rules() {
+    let p = project(ShippedBroad);
+    let root = p.dir.path().canonicalize().unwrap();
+    let env = root.join(".env");
+    let env = env.to_string_lossy();
+    let mut bad = Vec::new();
+    for (tool, input, want) in [
+        (
+            "Write",
+            json!({"file_path": "CLAUDE.md", "content": "Project notes.\n@.env"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": "CLAUDE.local.md", "content": "@.env"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": ".claude/CLAUDE.md", "content": "@./.env"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": "src/CLAUDE.md", "content": "@../.env"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": ".claude/rules/env.md", "content": "@.env"}),
+            "deny",
+        ),
+        (
+            "Edit",
+            json!({"file_path": "CLAUDE.md", "old_string": "x", "new_string": "x\n@.env"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": "CLAUDE.md", "content": format!("@{env}")}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": "AGENTS.md", "content": "read @.env first"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": "CLAUDE.md", "content": "Run @src/main.rs tests; mail a@b.io"}),
+            "allow",
+        ),
+        (
+            "Write",
+            json!({"file_path": "README.md", "content": "@.env"}),
+            "allow",
+        ),
+    ] {
+        let got = tool_answer(&p, tool, input.clone(), "");
+        if got.as_deref() != Some(want) {
+            bad.push(format!("{tool} {input}: want {want}, got {got:?}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
