@@ -977,19 +977,16 @@ fn decide_tool(
     } else {
         path_tool
     };
-    // A memory file's `@path` imports are reads into the model's context (`memory.rs`).
     if tool == tools::EDIT && memory::is_memory_file(subject) {
-        match memory::imports(subject, input_text) {
-            Some(paths) => {
-                for p in paths {
-                    let q = PathQuery::new(&p, ctx);
-                    src.match_path(tools::READ, &q, ctx, Side::Restrict, host, &mut |rule| {
-                        raw.push((rule, Match::Definite))
-                    })?;
-                }
-            }
-            None => unattestable.push("a memory file importing more files than polc reads".into()),
-        }
+        memory_import_hits(
+            src,
+            host,
+            subject,
+            input_text,
+            ctx,
+            &mut raw,
+            &mut unattestable,
+        )?;
     }
     src.match_content(
         tool,
@@ -1029,6 +1026,31 @@ fn decide_tool(
     }
     let any_unatt = !unattestable.is_empty();
     finish(src, hits, Vec::new(), unattestable, any_unatt, allowed)
+}
+
+/// A memory file's `@path` imports are reads into the model's context (`memory.rs`): the
+/// read deny/ask rules meet each.
+fn memory_import_hits(
+    src: &dyn RuleSource,
+    host: &str,
+    subject: &str,
+    input_text: &str,
+    ctx: &Context,
+    raw: &mut Vec<(u32, Match)>,
+    unattestable: &mut Vec<String>,
+) -> Result<(), Corrupt> {
+    match memory::imports(subject, input_text) {
+        Some(paths) => {
+            for p in paths {
+                let q = PathQuery::new(&p, ctx);
+                src.match_path(tools::READ, &q, ctx, Side::Restrict, host, &mut |rule| {
+                    raw.push((rule, Match::Definite))
+                })?;
+            }
+        }
+        None => unattestable.push("a memory file importing more files than polc reads".into()),
+    }
+    Ok(())
 }
 
 /// The paths a tool call names meet the path rules: deny/ask hits (and, for read/edit,
