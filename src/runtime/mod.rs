@@ -977,17 +977,6 @@ fn decide_tool(
     } else {
         path_tool
     };
-    if tool == tools::EDIT && memory::is_memory_file(subject) {
-        memory_import_hits(
-            src,
-            host,
-            subject,
-            input_text,
-            ctx,
-            &mut raw,
-            &mut unattestable,
-        )?;
-    }
     src.match_content(
         tool,
         &[input_text.as_bytes()],
@@ -1066,6 +1055,9 @@ fn path_hits(
     raw: &mut Vec<(u32, Match)>,
     unattestable: &mut Vec<String>,
 ) -> Result<bool, Corrupt> {
+    if tool == tools::EDIT && memory::is_memory_file(subject) {
+        memory_import_hits(src, host, subject, input_text, ctx, raw, unattestable)?;
+    }
     let path_tool = tools::is_path_tool(tool);
     let mut every_path_allowed = path_tool;
     let tp = toolpaths::tool_paths(tool, subject, input_text);
