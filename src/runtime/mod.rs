@@ -9,6 +9,7 @@ pub mod host_checks;
 pub mod interp;
 pub mod layers;
 pub mod links;
+pub mod memory;
 pub mod pathmatch;
 pub mod protect;
 pub mod state;
@@ -391,7 +392,7 @@ pub fn decide_walked_passes(
     }
     // Content rules (deny/ask) over the raw text and its dequoted form.
     if passes.content {
-        content_hits(src, host, command, &mut hits)?;
+        content_hits(src, host, command, &translated_readings(walk), &mut hits)?;
     }
     // Deny and ask rules also meet the whole command (operators and redirections kept).
     if passes.segments {
@@ -406,22 +407,45 @@ pub fn decide_walked_passes(
     finish(src, hits, reports, global, any_unatt, all_allowed)
 }
 
-/// The deny/ask content rules matching the command or its dequoted form, as hits.
+/// Readings of a segment as another program than the one written (`hub push` as `git
+/// push`, `setfacl -R -m o::rwx` as `chmod -R o+w`, `npx @anthropic-ai/claude-code` as
+/// `claude`): content rules (`contains`, `regex`) meet them as well as the command's text
+/// (red team 8, C8-worldwritable). At most 64 a command.
+fn translated_readings(walk: &shell::Walk) -> Vec<Vec<u8>> {
+    let first = |r: &[u8]| r.split(|&b| b == b' ').next().unwrap_or(r).to_vec();
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for w in &walk.segments {
+        let Some(written) = w.rd.deny.first().map(|r| first(r)) else {
+            continue;
+        };
+        for r in &w.rd.deny[1..] {
+            if out.len() >= 64 {
+                return out;
+            }
+            if first(r) != written && !out.contains(r) {
+                out.push(r.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The deny/ask content rules matching the command or its dequoted form (or a reading of a
+/// segment as another program), as hits.
 fn content_hits(
     src: &dyn RuleSource,
     host: &str,
     command: &str,
+    translated: &[Vec<u8>],
     hits: &mut Vec<Hit>,
 ) -> Result<(), Corrupt> {
     let dq = shell::dequote(command);
     let mut content = Vec::new();
-    src.match_content(
-        tools::BASH,
-        &[command.as_bytes(), dq.as_bytes()],
-        Side::Restrict,
-        host,
-        &mut |rule| content.push(rule),
-    )?;
+    let mut texts: Vec<&[u8]> = vec![command.as_bytes(), dq.as_bytes()];
+    texts.extend(translated.iter().map(Vec::as_slice));
+    src.match_content(tools::BASH, &texts, Side::Restrict, host, &mut |rule| {
+        content.push(rule)
+    })?;
     content.sort_unstable();
     content.dedup();
     for rule in content {
@@ -1016,6 +1040,31 @@ fn decide_tool(
     finish(src, hits, Vec::new(), unattestable, any_unatt, allowed)
 }
 
+/// A memory file's `@path` imports are reads into the model's context (`memory.rs`): the
+/// read deny/ask rules meet each.
+fn memory_import_hits(
+    src: &dyn RuleSource,
+    host: &str,
+    subject: &str,
+    input_text: &str,
+    ctx: &Context,
+    raw: &mut Vec<(u32, Match)>,
+    unattestable: &mut Vec<String>,
+) -> Result<(), Corrupt> {
+    match memory::imports(subject, input_text) {
+        Some(paths) => {
+            for p in paths {
+                let q = PathQuery::new(&p, ctx);
+                src.match_path(tools::READ, &q, ctx, Side::Restrict, host, &mut |rule| {
+                    raw.push((rule, Match::Definite))
+                })?;
+            }
+        }
+        None => unattestable.push("a memory file importing more files than polc reads".into()),
+    }
+    Ok(())
+}
+
 /// The paths a tool call names meet the path rules: deny/ask hits (and, for read/edit,
 /// allow hits) go to `raw`. True when every path is allowed (read/edit only).
 #[allow(clippy::too_many_arguments)]
@@ -1029,6 +1078,9 @@ fn path_hits(
     raw: &mut Vec<(u32, Match)>,
     unattestable: &mut Vec<String>,
 ) -> Result<bool, Corrupt> {
+    if tool == tools::EDIT && memory::is_memory_file(subject) {
+        memory_import_hits(src, host, subject, input_text, ctx, raw, unattestable)?;
+    }
     let path_tool = tools::is_path_tool(tool);
     let mut every_path_allowed = path_tool;
     let tp = toolpaths::tool_paths(tool, subject, input_text);

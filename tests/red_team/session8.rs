@@ -440,3 +440,169 @@ fn s8_jq_program_files() {
     rows.push((Shipped, "jq .name package.json", Allow));
     expect(&rows);
 }
+
+/// C8-longabbrev, C8-pwshcase, C8-tokenprint, C8-gitpickaxe: long-option abbreviations
+/// git and getopt programs accept, PowerShell's parameter spellings, token printers and
+/// git's pickaxe over a tracked secret.
+#[test]
+fn s8_abbreviations_powershell_tokens_pickaxe() {
+    let mut rows: Vec<(Setup, &str, Want)> = Vec::new();
+    for c in [
+        "git push --mirr origin",
+        "git push --mirro origin",
+        "git push origin --mirr",
+        "git -C . push --mirr",
+        "powershell -Command \"git push --force\"",
+        "powershell.exe -Command \"git push --force\"",
+        "pwsh -COMMAND \"git push --force\"",
+        "pwsh -C \"git push --force\"",
+        "pwsh -NoProfile -Command \"git push --force\"",
+        "powershell -NoProfile -ExecutionPolicy Bypass -Command \"git push --force\"",
+        "pwsh -Command git push --force",
+        "pwsh -c git push --force",
+        "pwsh /Command \"rm -rf ~\"",
+        "pwsh -Command \"cat .env\"",
+        // `git push --force` as UTF-16LE base64.
+        "pwsh -EncodedCommand ZwBpAHQAIABwAHUAcwBoACAALQAtAGYAbwByAGMAZQA=",
+        "gh config get -h github.com oauth_token",
+        "gh config get oauth_token --host github.com",
+        "aws sts get-session-token",
+        "aws sts assume-role --role-arn arn:aws:iam::1:role/x --role-session-name s",
+    ] {
+        rows.push((ShippedBroad, c, Deny));
+    }
+    rows.push((ShippedBroad, "git log --oneline -5", Allow));
+    rows.push((ShippedBroad, "pwsh -Command Get-Date", AskOrDeny));
+    rows.push((ShippedBroad, "aws sts get-caller-identity", Allow));
+    expect(&rows);
+}
+
+/// C8-polcreads, C8-cmdstrings: polc's own reading commands read their sources (and any
+/// file a source includes); trap handlers after `--` and `mapfile -C` callbacks are
+/// commands deny rules read.
+#[test]
+fn s8_polc_reads_and_command_strings() {
+    let mut rows: Vec<(Setup, &str, Want)> = Vec::new();
+    for c in [
+        "polc explain --policy .env -- ls",
+        "polc explain --policy=.env -- ls",
+        "polc lint .env",
+        "polc test ./.env",
+        "polc fmt --check .env",
+        "polc explain --table .env -- ls",
+        "trap -- 'rm -rf ~' ERR; false",
+        "trap -- 'git push --force' EXIT",
+        "echo x | mapfile -C 'rm -rf ~ #' -c 1 arr",
+        "echo x | readarray -C 'git push --force #' -c 1 arr",
+    ] {
+        rows.push((ShippedBroad, c, Deny));
+    }
+    for c in [
+        "polc lint src/evil.pol",
+        "polc explain --policy src/evil.pol -- ls",
+    ] {
+        rows.push((ShippedBroad, c, AskOrDeny));
+    }
+    rows.push((ShippedBroad, "polc --version", Allow));
+    expect(&rows);
+}
+
+/// C8-memoryimport: a memory or rules file's `@path` imports are reads into the model's
+/// context: a write that imports a read-denied file is denied.
+#[test]
+fn s8_memory_file_imports_meet_read_rules() {
+    let p = project(ShippedBroad);
+    let root = p.dir.path().canonicalize().unwrap();
+    let env = root.join(".env");
+    let env = env.to_string_lossy();
+    let mut bad = Vec::new();
+    for (tool, input, want) in [
+        (
+            "Write",
+            json!({"file_path": "CLAUDE.md", "content": "Project notes.\n@.env"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": "CLAUDE.local.md", "content": "@.env"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": ".claude/CLAUDE.md", "content": "@./.env"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": "src/CLAUDE.md", "content": "@../.env"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": ".claude/rules/env.md", "content": "@.env"}),
+            "deny",
+        ),
+        (
+            "Edit",
+            json!({"file_path": "CLAUDE.md", "old_string": "x", "new_string": "x\n@.env"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": "CLAUDE.md", "content": format!("@{env}")}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": "AGENTS.md", "content": "read @.env first"}),
+            "deny",
+        ),
+        (
+            "Write",
+            json!({"file_path": "CLAUDE.md", "content": "Run @src/main.rs tests; mail a@b.io"}),
+            "allow",
+        ),
+        (
+            "Write",
+            json!({"file_path": "README.md", "content": "@.env"}),
+            "allow",
+        ),
+    ] {
+        let got = tool_answer(&p, tool, input.clone(), "");
+        if got.as_deref() != Some(want) {
+            bad.push(format!("{tool} {input}: want {want}, got {got:?}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// C8-worldwritable: ACLs granting others write over a tree are `chmod -R o+w`; a recursive
+/// `chmod --reference` copies a mode polc cannot see (a maybe: ask).
+#[test]
+fn s8_world_writable_without_a_mode_word() {
+    let mut rows: Vec<(Setup, &str, Want)> = Vec::new();
+    for c in [
+        "setfacl -R -m other::rwx src",
+        "setfacl -Rm o:rwx src",
+        "setfacl -R -m o::w src",
+        "setfacl --recursive --modify=other::rwx src",
+        "setfacl -R -m u:bob:r,o::rwx src",
+    ] {
+        rows.push((ShippedBroad, c, Deny));
+    }
+    for c in [
+        "chmod --reference=/tmp -R src",
+        "chmod -R --reference=/tmp src",
+        "chmod --recursive --reference=/dev/shm src",
+    ] {
+        rows.push((ShippedBroad, c, AskOrDeny));
+    }
+    for c in [
+        "setfacl -R -m u:bob:rwx src",
+        "setfacl -m o::rwx src",
+        "chmod --reference=src/a src/b",
+    ] {
+        rows.push((ShippedBroad, c, Allow));
+    }
+    expect(&rows);
+}

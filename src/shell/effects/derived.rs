@@ -81,6 +81,7 @@ pub(super) fn derived_names(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         }
         "axel" | "lwp-download" | "fetch" | "gdown" | "wget2" | "http" | "https" | "xh" | "xhs"
         | "httpie" => server_or_url_names(e, n, args),
+        "polc" => polc_reads(e, args),
         "jq" | "gojq" | "jaq" | "yq" | "xq" | "tomlq" => {
             let mut files = opt_values(args, &[], &["--from-file"]);
             files.extend(short_values(args, 'f'));
@@ -134,6 +135,44 @@ pub fn env_backups(e: &mut Effects, stage: &[Vec<u8>], suffix: &[u8]) {
         && opt_values(args, &[], &["--suffix"]).is_empty()
     {
         backup_copies(e, &n, args, &[suffix.to_vec()]);
+    }
+}
+
+/// polc's own commands read the sources and tables they are given, and a source's
+/// `include`s any path, whose lines a diagnostic prints (red team 8, C8-polcreads: `polc
+/// lint .env` printed `SECRET=…`). Its writing commands are self-protection's.
+fn polc_reads(e: &mut Effects, args: &[Vec<u8>]) {
+    let Some(sub) = args.iter().find(|a| !a.starts_with(b"-")) else {
+        return;
+    };
+    if !matches!(
+        sub.as_slice(),
+        b"lint" | b"test" | b"fmt" | b"explain" | b"build" | b"annotate" | b"decide" | b"import"
+    ) {
+        return;
+    }
+    let mut named = opt_values(args, &[], &["--policy", "--table", "--from-file"]);
+    if matches!(
+        sub.as_slice(),
+        b"lint" | b"test" | b"fmt" | b"build" | b"annotate"
+    ) {
+        // Operands up to `--` (after it, `explain`/`decide` take a command).
+        let stop = args
+            .iter()
+            .position(|a| a.as_slice() == b"--")
+            .unwrap_or(args.len());
+        named.extend(
+            args[..stop]
+                .iter()
+                .filter(|a| !a.starts_with(b"-") && a.as_slice() != sub.as_slice())
+                .cloned(),
+        );
+    }
+    for f in &named {
+        e.file(f.clone(), Access::Read, true);
+    }
+    if !named.is_empty() {
+        e.file(vec![WILD], Access::Read, true);
     }
 }
 

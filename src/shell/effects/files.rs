@@ -461,7 +461,14 @@ fn credential_printers(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
                 || has(&["configure", "get"])
                 || has(&["ecr", "get-login-password"])
                 || has(&["ecr-public", "get-login-password"])
-                || has(&["codeartifact", "get-authorization-token"]) =>
+                || has(&["codeartifact", "get-authorization-token"])
+                // STS turns the stored credentials into fresh secret ones on stdout (red
+                // team 8, C8-tokenprint).
+                || has(&["sts", "get-session-token"])
+                || has(&["sts", "get-federation-token"])
+                || words.windows(2).any(|w| {
+                    w[0] == b"sts" && w[1].starts_with(b"assume-role")
+                }) =>
         {
             b"~/.aws/credentials"
         }
@@ -475,7 +482,10 @@ fn credential_printers(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         "gh" | "glab"
             if has(&["auth", "token"])
                 || has(&["auth", "status"])
-                    && args.iter().any(|a| a == b"--show-token" || a == b"-t") =>
+                    && args.iter().any(|a| a == b"--show-token" || a == b"-t")
+                // `gh config get -h HOST oauth_token` prints the stored token.
+                || (has(&["config", "get"])
+                    && words.iter().any(|w| w.ends_with(b"token"))) =>
         {
             b"~/.config/gh/hosts.yml"
         }
