@@ -15,6 +15,7 @@
 
 mod gather;
 mod others;
+mod polcbin;
 mod referenced;
 /// The scripts the agents' project configuration runs (the tripwire watches them too).
 pub(crate) use referenced::scripts as referenced_scripts;

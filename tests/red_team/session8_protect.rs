@@ -269,3 +269,116 @@ fn s8_vscode_tool_spellings_map_alike() {
     check(&mut bad, &got, Allow, "runInTerminal ls");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// A project of `setup` with polc builds where an agent developing polc has them:
+/// `target/debug/polc` and a renamed `target/debug/xtool` (copies of the binary under test),
+/// `src/p` and `src/q` links to them (absolute and relative targets), a wrapper script
+/// `tools/w.sh` that forwards its arguments to polc, another crate `app/` and a plain script.
+fn with_polc_builds(setup: Setup) -> Project {
+    let p = project(setup);
+    let bin = common::polc_bin();
+    std::fs::create_dir_all(p.path("target/debug")).unwrap();
+    std::fs::copy(&bin, p.path("target/debug/polc")).unwrap();
+    std::fs::copy(&bin, p.path("target/debug/xtool")).unwrap();
+    std::os::unix::fs::symlink(&bin, p.path("src/p")).unwrap();
+    std::os::unix::fs::symlink("../target/debug/xtool", p.path("src/q")).unwrap();
+    p.write("tools/w.sh", "#!/bin/sh\nexec target/debug/polc \"$@\"\n");
+    p.write("tools/plain.sh", "#!/bin/sh\necho \"$@\"\n");
+    p.write(
+        "app/Cargo.toml",
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\n",
+    );
+    p.write("app/src/main.rs", "fn main() {}\n");
+    for f in ["tools/w.sh", "tools/plain.sh"] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(p.path(f), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    p
+}
+
+/// C8-polccopy-1…20: a polc that is not the hook's binary — a build in `target/`, a renamed
+/// copy, a link reached by a relative path, a wrapper script, `cargo run` in polc's crate —
+/// is polc; copying or moving a polc binary is a renamed copy. Plain programs run by path,
+/// ordinary copies and `cargo run` in another crate stay allowed.
+#[test]
+fn s8_polc_is_recognised_by_what_it_is() {
+    let imp = "import --from copilot -- --allow-tool 'shell(*)'";
+    let mut bad = Vec::new();
+    for setup in [Broad, Shipped] {
+        let p = with_polc_builds(setup);
+        let mut rows: Vec<(&str, String, Want)> = vec![
+            ("", "cp target/debug/polc target/debug/x".into(), Deny),
+            ("", "mv target/debug/polc target/debug/y".into(), Deny),
+            ("", "cp target/debug/polc src/tool".into(), Deny),
+            ("", "cp target/*/polc src/tool".into(), Deny),
+            ("", "cp target/debug/xtool src/tool2".into(), Deny),
+            ("", "install -m755 target/debug/polc src/t3".into(), Deny),
+            ("", "cat target/debug/xtool > src/t4".into(), Deny),
+            ("", "cp target/release/polc src/t5".into(), Deny),
+            ("", format!("target/debug/xtool {imp}"), Deny),
+            ("", "target/debug/xtool build".into(), Deny),
+            ("", "target/debug/xtool session reset".into(), Deny),
+            ("", "target/debug/xtool trust".into(), Deny),
+            ("", "{ROOT}/target/debug/xtool confirm".into(), Deny),
+            ("", "./target/debug/xtool init --host claude".into(), Deny),
+            ("", "env target/debug/xtool build".into(), Deny),
+            ("", "sh -c 'target/debug/xtool build'".into(), Deny),
+            ("", format!("cargo run -- {imp}"), Deny),
+            ("", "cargo run -q -- session reset".into(), Deny),
+            ("", "cargo run --release -- trust".into(), Deny),
+            ("", "cargo +nightly r -- build".into(), Deny),
+            ("", "cargo run --bin polc -- init".into(), Deny),
+            ("app", "cargo run -p polc -- build".into(), Deny),
+            ("", format!("src/p {imp}"), Deny),
+            ("", "./src/p trust".into(), Deny),
+            ("", "cd src && ./p session reset".into(), Deny),
+            ("", "src/p build".into(), Deny),
+            ("", "src/q init --host claude".into(), Deny),
+            ("src", "./q build".into(), Deny),
+            ("", "tools/w.sh import --from copilot".into(), Deny),
+            ("", "./tools/w.sh build".into(), Deny),
+        ];
+        if setup == Broad {
+            rows.extend([
+                ("", "cp src/main.rs src/other.rs".to_string(), Allow),
+                ("", "target/debug/xtool --version".to_string(), Allow),
+                ("", "src/p --version".to_string(), Allow),
+                ("", "tools/plain.sh build".to_string(), Allow),
+                ("app", "cargo run -- build".to_string(), Allow),
+                ("app", "cargo run".to_string(), Allow),
+                ("", "cargo build".to_string(), Allow),
+                ("", "cargo run --example demo -- build".to_string(), Allow),
+                ("", "ls target/debug".to_string(), Allow),
+            ]);
+        }
+        for (k, (cwd, cmd, want)) in rows.iter().enumerate() {
+            let cmd = expand(&p, cmd);
+            let (got, text) = hook_at(&p, cwd, &cmd, &format!("pc{k}"));
+            let got = got.unwrap_or_else(|| "none".into());
+            let ok = match want {
+                Deny => got == "deny",
+                AskOrDeny => got == "deny" || got == "ask",
+                Allow => got == "allow",
+            };
+            if !ok {
+                bad.push(format!(
+                    "{setup:?} [{cwd}] want {want:?}, got {got} <- {cmd}\n    {text}"
+                ));
+            }
+        }
+    }
+    // Built in the same command: the name says it is polc.
+    let p = project(Broad);
+    for cmd in [
+        "cargo build && cp target/debug/polc src/x",
+        "cargo build --release; mv target/release/polc src/y",
+    ] {
+        let (got, _) = hook(&p, cmd, "pcb");
+        if got.as_deref() != Some("deny") {
+            bad.push(format!(
+                "Broad (no build yet) want deny, got {got:?} <- {cmd}"
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
