@@ -382,3 +382,139 @@ fn s8_polc_is_recognised_by_what_it_is() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// A `Broad` project whose Claude hooks run project files through runners and module names,
+/// as the red team's s8 setup: `npm run hook`, `make hook`, `python3 -m tools.hook`, `just
+/// hook`, `task hook`, `uv run hookx`, a sourced file, and polc's own hook.
+fn with_runner_hooks() -> Project {
+    let p = project(Broad);
+    for (f, text) in [
+        (
+            "package.json",
+            "{\"scripts\":{\"hook\":\"node tools/h.js\"}}",
+        ),
+        ("Makefile", "include rules.mk\nhook:\n\t@true\n"),
+        ("rules.mk", "x:\n\t@true\n"),
+        ("justfile", "hook:\n  true\n"),
+        (
+            "Taskfile.yml",
+            "version: '3'\ntasks:\n  hook:\n    cmds: [true]\n",
+        ),
+        (
+            "pyproject.toml",
+            "[project]\nname='x'\n[project.scripts]\nhookx='hk.main:run'\n",
+        ),
+        ("tools/__init__.py", ""),
+        ("tools/hook.py", ""),
+        ("tools/h.js", ""),
+        ("tools/env.sh", ""),
+        ("hk/main.py", ""),
+        ("web/package.json", "{\"scripts\":{\"lint\":\"true\"}}"),
+    ] {
+        p.write(f, text);
+    }
+    let hooks: Vec<serde_json::Value> = [
+        "npm run hook",
+        "make hook",
+        "python3 -m tools.hook",
+        "just hook",
+        "task hook",
+        "uv run hookx",
+        "bash -c 'source tools/env.sh; true'",
+        "cd web && npm run lint",
+        "polc hook --host claude",
+    ]
+    .iter()
+    .map(|c| json!({"type": "command", "command": c}))
+    .collect();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": hooks}]}}).to_string(),
+    );
+    p.build_trusted();
+    p.confirm_config();
+    p
+}
+
+/// C8-hookindirect-1…16: a hook command that runs project files through a task runner or a
+/// module name protects those files like a named script: writes by any tool deny, and so do
+/// `npm pkg set`/`npm set-script` and shell writes. Plain work stays allowed, and a project
+/// whose hooks run no runner may edit its package.json.
+#[test]
+fn s8_files_hooks_run_through_runners_are_protected() {
+    let p = with_runner_hooks();
+    let root = p.dir.path().canonicalize().unwrap();
+    let mut bad = Vec::new();
+    for (f, want) in [
+        ("package.json", Deny),
+        (".npmrc", Deny),
+        ("Makefile", Deny),
+        ("GNUmakefile", Deny),
+        ("rules.mk", Deny),
+        ("justfile", Deny),
+        ("Taskfile.yml", Deny),
+        ("pyproject.toml", Deny),
+        ("tools/hook.py", Deny),
+        ("tools/__init__.py", Deny),
+        ("tools/hook/__main__.py", Deny),
+        ("tools/h.js", Deny),
+        ("tools/env.sh", Deny),
+        ("hk/main.py", Deny),
+        (".venv/bin/hookx", Deny),
+        ("web/package.json", Deny),
+        ("src/main.rs", Allow),
+        ("tools/other.py", Allow),
+        ("README.md", Allow),
+    ] {
+        let input = json!({"file_path": root.join(f), "content": "x"});
+        for (host, tool) in [("claude", "Write"), ("gemini", "write_file")] {
+            let got = call(&p, host, &format!("w{}", f.len()), tool, input.clone());
+            check(&mut bad, &got, want, &format!("{host} {tool} {f}"));
+        }
+    }
+    for (cmd, want) in [
+        ("npm pkg set scripts.hook='touch /tmp/PWN'", Deny),
+        ("npm set-script hook 'touch /tmp/PWN'", Deny),
+        ("npm --prefix web pkg set scripts.lint=x", Deny),
+        ("sed -i 's/node/touch x;node/' package.json", Deny),
+        ("echo 'hook:; touch /tmp/PWN' > Makefile", Deny),
+        ("printf 'import os\\n' > tools/hook.py", Deny),
+        ("cp /tmp/x.py tools/hook.py", Deny),
+        ("echo x >> tools/env.sh", Deny),
+        ("npm run build", Allow),
+        ("make test", Allow),
+        ("cat package.json", Allow),
+        ("cp src/main.rs src/x.rs", Allow),
+    ] {
+        let (got, text) = hook(&p, cmd, &format!("h{}", cmd.len()));
+        let got = got.unwrap_or_else(|| "none".into());
+        check(&mut bad, &got, want, &format!("{cmd}\n    {text}"));
+    }
+    // No runner in the hooks: package.json and the Makefile are ordinary files.
+    let q = project(Broad);
+    for f in ["package.json", "Makefile", "tools/hook.py"] {
+        let input =
+            json!({"file_path": q.dir.path().canonicalize().unwrap().join(f), "content": "x"});
+        let got = call(&q, "claude", "n1", "Write", input);
+        check(
+            &mut bad,
+            &got,
+            Allow,
+            &format!("(no runner hooks) Write {f}"),
+        );
+    }
+    let (got, _) = hook(&q, "npm pkg set scripts.x=y", "n2");
+    check(
+        &mut bad,
+        &got.unwrap_or_default(),
+        Allow,
+        "(no runner hooks) npm pkg set",
+    );
+    // The shipped policy: `npm run build` is not denied.
+    let s = project(Shipped);
+    let (got, _) = hook(&s, "npm run build", "n3");
+    if got.as_deref() == Some("deny") {
+        bad.push("Shipped: npm run build denied".into());
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

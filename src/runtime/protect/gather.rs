@@ -619,7 +619,11 @@ impl Protected {
             add(Entry::Dir(d, true));
         }
         // The scripts the agents' configuration runs (hooks, status lines, MCP servers).
-        let (scripts, bounded) = super::referenced::scripts(root, &self.homes);
+        // With them, every file a configured task runner or module name runs (`npm run x`:
+        // package.json; `make x`: the Makefiles; `python3 -m a.b`: a/b.py), existing or not.
+        let (mut scripts, runners, bounded) =
+            super::referenced::scripts_and_runners(root, &self.homes);
+        scripts.extend(runners.into_iter().map(|p| (p, false)));
         for (p, ask) in scripts {
             // A word ending in `/` names a folder (a `PATH` entry of a settings `env`).
             if p.as_os_str().as_encoded_bytes().ends_with(b"/") {
