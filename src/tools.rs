@@ -122,6 +122,11 @@ pub const WEBFETCH_TOOLS: &[&str] = &[
     "fetch_url",
     "FetchURL",
     "url_fetch",
+    // VS Code's web tools (red team, session 8: after a secret's read they were not network
+    // steps): `fetch_webpage {"urls": […]}` and its internal id, `open_simple_browser {"url"}`.
+    "fetch_webpage",
+    "vscode_fetchWebPage_internal",
+    "open_simple_browser",
 ];
 pub const WEBSEARCH_TOOLS: &[&str] = &["WebSearch", "google_web_search", "web_search", "websearch"];
 

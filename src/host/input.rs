@@ -287,12 +287,16 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
     // Search tools (Grep, Glob, search_file_content, …) read a folder: `path`, else the cwd.
     let search =
         ti.get("pattern").is_some() && ti.get("file_path").is_none() && tool == crate::tools::READ;
-    let subject = tool_subject(ti, &tool, search);
+    let mut subject = tool_subject(ti, &tool, search);
     let input_text = if ti.is_null() {
         String::new()
     } else {
         ti.to_string()
     };
+    // A fetch of several URLs (VS Code's `fetch_webpage {"urls": […]}`): the first is the
+    // subject, each other one a reading of its own (a deny on any denies).
+    let (also_urls, too_many) = several_urls(ti, &tool, &mut subject, name);
+    let imports = memory_imports(&tool, &subject, ti);
     Ok(Mapped {
         request: Request::Tool {
             tool,
@@ -302,10 +306,130 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         },
         // Code a notebook kernel runs (`mcp__ide__executeCode`): its inline-code and shell
         // readings.
-        also: super::kernel::readings(name, ti),
-        unattestable: None,
+        also: super::kernel::readings(name, ti)
+            .into_iter()
+            .chain(also_urls)
+            .chain(imports)
+            .collect(),
+        unattestable: too_many.then(|| "a fetch of more URLs than polc checks".to_string()),
         workdir: None,
     })
+}
+
+/// Is `path` a memory or rules file an agent loads into the model's context with the files
+/// its `@path` lines import: Claude Code's `CLAUDE.md`, `CLAUDE.local.md` (at any depth),
+/// anything `.md` under a `.claude` folder (`.claude/rules/*.md`), Codex's and others'
+/// `AGENTS.md`, Gemini's `GEMINI.md`, Cursor's `.cursor/rules/*`?
+fn is_memory_file(path: &str) -> bool {
+    let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let lower = base.to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "claude.md" | "claude.local.md" | "agents.md" | "gemini.md"
+    ) || (path.contains(".claude/") && lower.ends_with(".md"))
+        || path.contains(".cursor/rules/")
+}
+
+/// How many imports of one memory file's text are decided as reads.
+const MAX_IMPORTS: usize = 32;
+
+/// A write of a memory file (red team, session 8: `@.env` in `CLAUDE.md` put the denied file
+/// in the next session's context without any read): each `@path` import in the new text is a
+/// read of that path, from the memory file's folder, and meets the read rules (a deny
+/// denies). Past [`MAX_IMPORTS`] the rest is one read of an unknown path.
+fn memory_imports(tool: &str, subject: &str, ti: &Value) -> Vec<Request> {
+    if tool != crate::tools::EDIT || !is_memory_file(subject) {
+        return Vec::new();
+    }
+    let folder = match subject.rfind('/') {
+        Some(i) => &subject[..i],
+        None => ".",
+    };
+    let mut texts: Vec<&str> = Vec::new();
+    let mut stack = vec![ti];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => texts.push(s),
+            Value::Array(a) => stack.extend(a.iter()),
+            Value::Object(m) => stack.extend(m.values()),
+            _ => {}
+        }
+        if texts.len() > 256 {
+            break;
+        }
+    }
+    let mut out: Vec<Request> = Vec::new();
+    for t in texts {
+        for (i, _) in t.match_indices('@') {
+            let before = t[..i].chars().last();
+            if before.is_some_and(|c| !c.is_whitespace() && !"([{\"'`".contains(c)) {
+                continue;
+            }
+            let rest = &t[i + 1..];
+            let end = rest
+                .find(|c: char| c.is_whitespace() || "\"'`<>)]}".contains(c))
+                .unwrap_or(rest.len());
+            let w = rest[..end].trim_end_matches([',', ';', '.', ':']);
+            let Some(c0) = w.chars().next() else { continue };
+            if !(c0.is_alphanumeric() || matches!(c0, '.' | '/' | '~' | '_')) {
+                continue;
+            }
+            // From the memory file's folder, and (Cursor's rules, Claude's `.claude/`
+            // files) from the folder the agent works in.
+            let paths = if w.starts_with('/') || w.starts_with('~') {
+                vec![w.to_string()]
+            } else {
+                vec![format!("{folder}/{w}"), w.to_string()]
+            };
+            for path in paths {
+                if out.len() >= MAX_IMPORTS {
+                    break;
+                }
+                out.push(Request::Tool {
+                    tool: crate::tools::READ.to_string(),
+                    subject: path.clone(),
+                    input_text: serde_json::json!({ "file_path": path }).to_string(),
+                    name: "memory import".to_string(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// How many URLs of one fetch are each decided; past it the call asks.
+const MAX_FETCH_URLS: usize = 16;
+
+/// A web fetch's `urls` array: the first URL as `subject` (when no `url` gave one), the
+/// others as webfetch readings, and whether there were more than polc checks.
+fn several_urls(ti: &Value, tool: &str, subject: &mut String, name: &str) -> (Vec<Request>, bool) {
+    if tool != crate::tools::WEBFETCH {
+        return (Vec::new(), false);
+    }
+    let Some(Value::Array(a)) = ti.get("urls") else {
+        return (Vec::new(), false);
+    };
+    let urls: Vec<String> = a
+        .iter()
+        .map(|u| u.as_str().map_or_else(|| u.to_string(), str::to_string))
+        .collect();
+    let mut rest = urls.iter();
+    if subject.is_empty() {
+        if let Some(u) = rest.next() {
+            *subject = u.clone();
+        }
+    }
+    let also = rest
+        .by_ref()
+        .take(MAX_FETCH_URLS)
+        .map(|u| Request::Tool {
+            tool: crate::tools::WEBFETCH.to_string(),
+            subject: u.clone(),
+            input_text: serde_json::json!({ "url": u }).to_string(),
+            name: name.to_string(),
+        })
+        .collect();
+    (also, rest.next().is_some())
 }
 
 /// An MCP call a host names its own way, as polc's `mcp__SERVER__TOOL` (red team, session

@@ -148,6 +148,23 @@ impl Protected {
             );
             return;
         }
+        // An MCP tool that says it writes, given a folder holding protected paths (its file
+        // named in another field, or chosen by the server): red team, session 8. Not the
+        // project root or above (every tool is given the root).
+        if tool != tools::EDIT
+            && edit
+            && !self.project_root.starts_with(p)
+            && self.ancestor_of_protected(p)
+        {
+            worst.raise(
+                Verdict::Ask,
+                format!(
+                    "{tool} may write into {}, which holds protected paths",
+                    p.display()
+                ),
+                Some(p),
+            );
+        }
         if tool != tools::EDIT || path_field {
             let cap = if edit { Verdict::Deny } else { Verdict::Ask };
             // An existing file that is another name of a protected file (a hard link): every

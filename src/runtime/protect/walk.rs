@@ -281,6 +281,68 @@ impl Protected {
         if let Some(s) = sub.filter(|s| POLC_GUARDED.contains(&s.as_str()) || fmt_write) {
             worst.raise(Verdict::Deny, format!("`polc {s}` run by an agent"), None);
         }
+        if let Some(s) = sub.filter(|s| matches!(s.as_str(), "lint" | "test" | "fmt" | "explain")) {
+            self.polc_reads(s, &args, folders, worst);
+        }
+    }
+
+    /// `polc lint|test|fmt|explain` given a file to read as a policy source: polc prints
+    /// the lines of a source it cannot parse (red team, session 8: `polc lint .env` printed
+    /// `1 | SECRET=…`), and a `.pol` the agent wrote may `include` any file. A path outside
+    /// the project's own policy sources (which the agent cannot write) denies when it is
+    /// not a `.pol` file, is a folder, or is a `.pol` that includes something.
+    fn polc_reads(&self, sub: &str, args: &[String], folders: &[PathBuf], worst: &mut Worst) {
+        let mut paths: Vec<&str> = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let a = args[i].as_str();
+            i += 1;
+            if a == "--" {
+                // `polc explain [OPTIONS] -- COMMAND`: the rest is the command.
+                break;
+            }
+            if let Some(v) = a
+                .strip_prefix("--policy=")
+                .or_else(|| a.strip_prefix("--table="))
+            {
+                paths.push(v);
+            } else if matches!(a, "--policy" | "--table" | "-p" | "-t") {
+                if let Some(v) = args.get(i) {
+                    paths.push(v);
+                    i += 1;
+                }
+            } else if matches!(
+                a,
+                "--format" | "--host" | "--from" | "--tool" | "-o" | "--output" | "--event"
+            ) {
+                i += 1;
+            } else if !a.starts_with('-') && a != sub && sub != "explain" {
+                paths.push(a);
+            }
+        }
+        for w in paths {
+            for d in folders {
+                for p in self.resolve_all(w.as_bytes(), d) {
+                    if self.is_policy_source(&p) {
+                        continue;
+                    }
+                    let pol = p.extension().is_some_and(|e| e == "pol") && p.is_file();
+                    let includes = pol
+                        && std::fs::read(&p).is_ok_and(|b| b.windows(7).any(|x| x == b"include"));
+                    if !pol || includes {
+                        worst.raise(
+                            Verdict::Deny,
+                            format!(
+                                "`polc {sub}` reads {} as a policy source (polc prints the lines of a source it cannot parse, and an included file's)",
+                                p.display()
+                            ),
+                            Some(&p),
+                        );
+                        return;
+                    }
+                }
+            }
+        }
     }
 
     /// `ln -s TARGET NAME` (also `-sT`, `--symbolic`, `-t DIR`, several targets into a
