@@ -296,7 +296,6 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
     // A fetch of several URLs (VS Code's `fetch_webpage {"urls": […]}`): the first is the
     // subject, each other one a reading of its own (a deny on any denies).
     let (also_urls, too_many) = several_urls(ti, &tool, &mut subject, name);
-    let imports = memory_imports(&tool, &subject, ti);
     Ok(Mapped {
         request: Request::Tool {
             tool,
@@ -309,92 +308,10 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         also: super::kernel::readings(name, ti)
             .into_iter()
             .chain(also_urls)
-            .chain(imports)
             .collect(),
         unattestable: too_many.then(|| "a fetch of more URLs than polc checks".to_string()),
         workdir: None,
     })
-}
-
-/// Is `path` a memory or rules file an agent loads into the model's context with the files
-/// its `@path` lines import: Claude Code's `CLAUDE.md`, `CLAUDE.local.md` (at any depth),
-/// anything `.md` under a `.claude` folder (`.claude/rules/*.md`), Codex's and others'
-/// `AGENTS.md`, Gemini's `GEMINI.md`, Cursor's `.cursor/rules/*`?
-fn is_memory_file(path: &str) -> bool {
-    let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    let lower = base.to_ascii_lowercase();
-    matches!(
-        lower.as_str(),
-        "claude.md" | "claude.local.md" | "agents.md" | "gemini.md"
-    ) || (path.contains(".claude/") && lower.ends_with(".md"))
-        || path.contains(".cursor/rules/")
-}
-
-/// How many imports of one memory file's text are decided as reads.
-const MAX_IMPORTS: usize = 32;
-
-/// A write of a memory file (red team, session 8: `@.env` in `CLAUDE.md` put the denied file
-/// in the next session's context without any read): each `@path` import in the new text is a
-/// read of that path, from the memory file's folder, and meets the read rules (a deny
-/// denies). Past [`MAX_IMPORTS`] the rest is one read of an unknown path.
-fn memory_imports(tool: &str, subject: &str, ti: &Value) -> Vec<Request> {
-    if tool != crate::tools::EDIT || !is_memory_file(subject) {
-        return Vec::new();
-    }
-    let folder = match subject.rfind('/') {
-        Some(i) => &subject[..i],
-        None => ".",
-    };
-    let mut texts: Vec<&str> = Vec::new();
-    let mut stack = vec![ti];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::String(s) => texts.push(s),
-            Value::Array(a) => stack.extend(a.iter()),
-            Value::Object(m) => stack.extend(m.values()),
-            _ => {}
-        }
-        if texts.len() > 256 {
-            break;
-        }
-    }
-    let mut out: Vec<Request> = Vec::new();
-    for t in texts {
-        for (i, _) in t.match_indices('@') {
-            let before = t[..i].chars().last();
-            if before.is_some_and(|c| !c.is_whitespace() && !"([{\"'`".contains(c)) {
-                continue;
-            }
-            let rest = &t[i + 1..];
-            let end = rest
-                .find(|c: char| c.is_whitespace() || "\"'`<>)]}".contains(c))
-                .unwrap_or(rest.len());
-            let w = rest[..end].trim_end_matches([',', ';', '.', ':']);
-            let Some(c0) = w.chars().next() else { continue };
-            if !(c0.is_alphanumeric() || matches!(c0, '.' | '/' | '~' | '_')) {
-                continue;
-            }
-            // From the memory file's folder, and (Cursor's rules, Claude's `.claude/`
-            // files) from the folder the agent works in.
-            let paths = if w.starts_with('/') || w.starts_with('~') {
-                vec![w.to_string()]
-            } else {
-                vec![format!("{folder}/{w}"), w.to_string()]
-            };
-            for path in paths {
-                if out.len() >= MAX_IMPORTS {
-                    break;
-                }
-                out.push(Request::Tool {
-                    tool: crate::tools::READ.to_string(),
-                    subject: path.clone(),
-                    input_text: serde_json::json!({ "file_path": path }).to_string(),
-                    name: "memory import".to_string(),
-                });
-            }
-        }
-    }
-    out
 }
 
 /// How many URLs of one fetch are each decided; past it the call asks.

@@ -110,7 +110,7 @@ pub fn walks(call: &Call<'_>) -> Walks {
     std::iter::once(call.request)
         .chain(call.also)
         .map(|r| match r {
-            Request::Bash { command } => Some(crate::shell::walk(command)),
+            Request::Bash { command } => Some(super::links::walk(command, call.cwd)),
             Request::Tool { .. } => None,
         })
         .collect()

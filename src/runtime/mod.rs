@@ -8,6 +8,8 @@ pub mod host_checks;
 #[cfg(feature = "compiler")]
 pub mod interp;
 pub mod layers;
+pub mod links;
+pub mod memory;
 pub mod pathmatch;
 pub mod protect;
 pub mod state;
@@ -315,7 +317,11 @@ fn decide_bash(
     command: &str,
     ctx: &Context,
 ) -> Result<Outcome, Corrupt> {
-    decide_walked(src, host, command, &shell::walk(command), ctx)
+    let walk = match &ctx.cwd {
+        Some(cwd) => links::walk(command, cwd),
+        None => shell::walk(command),
+    };
+    decide_walked(src, host, command, &walk, ctx)
 }
 
 /// Decide a shell command already walked (the hook walks once and shares the walk with
@@ -1011,6 +1017,31 @@ fn decide_tool(
     finish(src, hits, Vec::new(), unattestable, any_unatt, allowed)
 }
 
+/// A memory file's `@path` imports are reads into the model's context (`memory.rs`): the
+/// read deny/ask rules meet each.
+fn memory_import_hits(
+    src: &dyn RuleSource,
+    host: &str,
+    subject: &str,
+    input_text: &str,
+    ctx: &Context,
+    raw: &mut Vec<(u32, Match)>,
+    unattestable: &mut Vec<String>,
+) -> Result<(), Corrupt> {
+    match memory::imports(subject, input_text) {
+        Some(paths) => {
+            for p in paths {
+                let q = PathQuery::new(&p, ctx);
+                src.match_path(tools::READ, &q, ctx, Side::Restrict, host, &mut |rule| {
+                    raw.push((rule, Match::Definite))
+                })?;
+            }
+        }
+        None => unattestable.push("a memory file importing more files than polc reads".into()),
+    }
+    Ok(())
+}
+
 /// The paths a tool call names meet the path rules: deny/ask hits (and, for read/edit,
 /// allow hits) go to `raw`. True when every path is allowed (read/edit only).
 #[allow(clippy::too_many_arguments)]
@@ -1024,6 +1055,9 @@ fn path_hits(
     raw: &mut Vec<(u32, Match)>,
     unattestable: &mut Vec<String>,
 ) -> Result<bool, Corrupt> {
+    if tool == tools::EDIT && memory::is_memory_file(subject) {
+        memory_import_hits(src, host, subject, input_text, ctx, raw, unattestable)?;
+    }
     let path_tool = tools::is_path_tool(tool);
     let mut every_path_allowed = path_tool;
     let tp = toolpaths::tool_paths(tool, subject, input_text);

@@ -97,7 +97,9 @@ impl Protected {
     pub fn check(&self, req: &Request, walk: Option<&Walk>, cwd: &Path) -> Option<Finding> {
         match (req, walk) {
             (Request::Bash { .. }, Some(w)) => self.check_walk(w, cwd),
-            (Request::Bash { command }, None) => self.check_walk(&crate::shell::walk(command), cwd),
+            (Request::Bash { command }, None) => {
+                self.check_walk(&super::links::walk(command, cwd), cwd)
+            }
             (
                 Request::Tool {
                     tool,

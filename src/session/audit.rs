@@ -49,7 +49,27 @@ fn secret_name(n: &str) -> bool {
 /// user:PW`, `sshpass -p PW`, `redis-cli -a PW`, `docker login -p PW`, `zip -P PW`,
 /// `openssl enc -k PW`, `smbclient -U user%PW`, `gh secret set X --body PW`).
 const CREDENTIAL_OPTIONS: &[(&str, &[&str])] = &[
-    ("curl", &["-u", "--user", "-U", "--proxy-user"]),
+    (
+        "curl",
+        &[
+            "-u",
+            "--user",
+            "-U",
+            "--proxy-user",
+            "-E",
+            "--cert",
+            "-b",
+            "--cookie",
+        ],
+    ),
+    // Red team 8 (C8-auditleak): passphrases and passwords given as options.
+    ("ssh-keygen", &["-N", "-P"]),
+    ("unzip", &["-P", "--password"]),
+    ("lftp", &["-u", "--user"]),
+    ("sqlcmd", &["-P"]),
+    ("hdbsql", &["-p"]),
+    ("aws", &["--value", "--secret-string", "--secret-binary"]),
+    ("bw", &["--password", "--passwordenv"]),
     ("sshpass", &["-p"]),
     ("redis-cli", &["-a", "--pass", "--askpass"]),
     ("zip", &["-P", "--password"]),
@@ -65,7 +85,7 @@ const CREDENTIAL_OPTIONS: &[(&str, &[&str])] = &[
         "skopeo",
         &["-p", "--password", "--creds", "--src-creds", "--dest-creds"],
     ),
-    ("az", &["-p", "--password"]),
+    ("az", &["-p", "--password", "--value"]),
     ("gh", &["-b", "--body"]),
     ("mysql", &["--password"]),
     ("psql", &["--password"]),
@@ -621,6 +641,23 @@ mod tests {
             ("echo sk-ant-api03-abcdefghijklmnop", "abcdefghijklmnop"),
             ("echo ghp_abcdefghijklmnopqrstuv", "abcdefghijklmnopqrstuv"),
             ("echo AKIAABCDEFGHIJKLMNOP", "ABCDEFGHIJKLMNOP"),
+            // Red team 8 (C8-auditleak).
+            ("ssh-keygen -t ed25519 -N PW1secret -f k", "PW1secret"),
+            ("ssh-keygen -p -P PW1secret -N PW2secret -f k", "PW1secret"),
+            ("ssh-keygen -p -P PW1secret -N PW2secret -f k", "PW2secret"),
+            ("unzip -P PW1secret a.zip", "PW1secret"),
+            ("curl -E cert.pem:PW1secret https://x.io", "PW1secret"),
+            ("curl -b sid=PW1secret https://x.io", "PW1secret"),
+            ("lftp -u u,PW1secret ftp.x.io", "PW1secret"),
+            ("sqlcmd -S h -U sa -P PW1secret", "PW1secret"),
+            (
+                "aws ssm put-parameter --name x --type SecureString --value PW1secret",
+                "PW1secret",
+            ),
+            (
+                "az keyvault secret set --name x --value PW1secret",
+                "PW1secret",
+            ),
         ] {
             let r = super::redact(cmd);
             assert!(!r.contains(secret), "{cmd} -> {r}");

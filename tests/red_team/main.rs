@@ -19,6 +19,7 @@ mod session5;
 mod session6;
 mod session7;
 mod session7_protect;
+mod session8;
 mod session8_protect;
 use common::Project;
 use serde_json::json;

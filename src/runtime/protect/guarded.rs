@@ -81,7 +81,7 @@ pub fn decide_guarded(
     root: &Path,
 ) -> Result<(Outcome, Option<Finding>), Corrupt> {
     let walk = match req {
-        Request::Bash { command } => Some(crate::shell::walk(command)),
+        Request::Bash { command } => Some(crate::runtime::links::walk(command, cwd)),
         _ => None,
     };
     decide_guarded_walked(src, host, req, walk.as_ref(), prot, cwd, root)
@@ -103,7 +103,7 @@ pub fn decide_guarded_walked(
     let own;
     let walk = match (req, walk) {
         (Request::Bash { command }, None) => {
-            own = crate::shell::walk(command);
+            own = crate::runtime::links::walk(command, cwd);
             Some(&own)
         }
         (Request::Bash { .. }, w) => w,

@@ -461,7 +461,14 @@ fn credential_printers(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
                 || has(&["configure", "get"])
                 || has(&["ecr", "get-login-password"])
                 || has(&["ecr-public", "get-login-password"])
-                || has(&["codeartifact", "get-authorization-token"]) =>
+                || has(&["codeartifact", "get-authorization-token"])
+                // STS turns the stored credentials into fresh secret ones on stdout (red
+                // team 8, C8-tokenprint).
+                || has(&["sts", "get-session-token"])
+                || has(&["sts", "get-federation-token"])
+                || words.windows(2).any(|w| {
+                    w[0] == b"sts" && w[1].starts_with(b"assume-role")
+                }) =>
         {
             b"~/.aws/credentials"
         }
@@ -475,7 +482,10 @@ fn credential_printers(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
         "gh" | "glab"
             if has(&["auth", "token"])
                 || has(&["auth", "status"])
-                    && args.iter().any(|a| a == b"--show-token" || a == b"-t") =>
+                    && args.iter().any(|a| a == b"--show-token" || a == b"-t")
+                // `gh config get -h HOST oauth_token` prints the stored token.
+                || (has(&["config", "get"])
+                    && words.iter().any(|w| w.ends_with(b"token"))) =>
         {
             b"~/.config/gh/hosts.yml"
         }
@@ -657,11 +667,60 @@ fn included_files(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
                     a.starts_with(b"-L") || a == b"--library-path" || a.starts_with(b"-nL")
                 })
         }
-        _ => false,
+        _ => compiler_reads_any(n, args),
     };
     if reads_any {
         e.file(vec![crate::pattern::WILD], Access::Read, true);
     }
+}
+
+/// A compiler driver, assembler or rustc fed its source on stdin (`-`, or an assembler with
+/// no input file), or only preprocessing (`-E`): the text, which polc does not see, names
+/// the files it includes (`#include ".env"`, C23 `#embed`, `.incbin`, `%include`,
+/// `include_str!`) and the output or the diagnostics print them (red team 8,
+/// C8-compilerstdin). A source file given by name is read as that file (the agent may have
+/// written it: see the README's limits).
+fn compiler_reads_any(n: &str, args: &[Vec<u8>]) -> bool {
+    // `x86_64-linux-gnu-gcc-12` is gcc.
+    let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let base = base.strip_suffix('-').unwrap_or(base);
+    let base = base.rsplit('-').next().unwrap_or(base);
+    let driver = matches!(
+        base,
+        "gcc"
+            | "cc"
+            | "g++"
+            | "c++"
+            | "clang"
+            | "clang++"
+            | "tcc"
+            | "gfortran"
+            | "icc"
+            | "icx"
+            | "icpx"
+            | "cpp"
+            | "rustc"
+            | "zig"
+    );
+    let assembler = matches!(base, "as" | "gas" | "mc" | "nasm" | "yasm");
+    if !driver && !assembler {
+        return false;
+    }
+    let stdin = args.iter().any(|a| a.as_slice() == b"-");
+    let preprocess = driver && args.iter().any(|a| a.as_slice() == b"-E");
+    // `as` and `llvm-mc` read stdin when no input file is named.
+    let no_input = assembler
+        && matches!(base, "as" | "gas" | "mc")
+        && !args.iter().enumerate().any(|(k, a)| {
+            !a.starts_with(b"-")
+                && !args.get(k.wrapping_sub(1)).is_some_and(|o| {
+                    matches!(
+                        o.as_slice(),
+                        b"-o" | b"-I" | b"--defsym" | b"-march" | b"-mcpu" | b"-triple" | b"--arch"
+                    )
+                })
+        });
+    stdin || preprocess || no_input
 }
 
 /// A jq/yq program word holding a module directive (`import "P" as $x;`, `include "P";`) or
@@ -755,6 +814,9 @@ pub(super) fn effects(e: &mut Effects, args: &[Vec<u8>]) {
     // is `curl -s -S -L -o F`): every branch below then sees the option and its value.
     let split = options::split_clusters(&e.program, args);
     effects_of(e, split.as_deref().unwrap_or(args));
+    // Names a program makes from an operand and an option (`sed -i.json`, `cp -b -S`).
+    let program = e.program.clone();
+    super::derived::derived_names(e, &program, args);
     // Programs whose operands are not files have no file-valued options worth a prompt
     // (`ls -la`, `echo -n`); `find` has its own branch.
     let plain = NO_FILES.contains(&e.program.as_str()) && e.program != "find";
@@ -1107,9 +1169,12 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         if let Some(i) = ops.first() {
             e.file((*i).clone(), Access::Read, false);
         }
-        let mut out = ops.get(1).map(|p| p.to_vec()).unwrap_or(b"x".to_vec());
-        out.push(WILD);
-        e.file(out, Access::Write, false);
+        // (csplit's operands after the input are patterns: its names are `derived.rs`'s.)
+        if n == "split" {
+            let mut out = ops.get(1).map(|p| p.to_vec()).unwrap_or(b"x".to_vec());
+            out.push(WILD);
+            e.file(out, Access::Write, false);
+        }
     } else {
         return false;
     }
@@ -1724,14 +1789,25 @@ fn download_names(e: &mut Effects, n: &str, args: &[Vec<u8>], outs: Vec<Vec<u8>>
         && args
             .iter()
             .any(|a| !a.starts_with(b"-") && (a.contains(&b'{') || a.contains(&b'[')));
-    for mut o in outs {
+    // The name each `#N` makes with the text its glob takes (red team 8, C8-curlglob:
+    // `-o '.claude/#1' 'https://h/{settings.json}'` writes `.claude/settings.json`, a
+    // protected file, for certain); a text polc cannot list is unknown.
+    let urls: Vec<&[u8]> = if globbed {
+        args.iter()
+            .filter(|a| !a.starts_with(b"-") && !outs.contains(a))
+            .map(Vec::as_slice)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for o in outs.iter() {
         if globbed && o.contains(&b'#') {
-            o = o
-                .iter()
-                .map(|&b| if b == b'#' { crate::shell::UNKNOWN } else { b })
-                .collect();
+            for name in super::urlglob::output_names(o, &urls, crate::shell::UNKNOWN) {
+                e.file(name, Access::Write, false);
+            }
+        } else {
+            e.file(o.clone(), Access::Write, false);
         }
-        e.file(o, Access::Write, false);
     }
     // A name the server chooses (`curl -J`, `wget --content-disposition`): unknown names
     // written here.
@@ -1935,24 +2011,32 @@ fn fetcher_urls(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         e.urls.push(String::new());
     }
     let mut saw_url = false;
+    let mut named: Vec<Vec<u8>> = Vec::new();
     for a in operands(e, args, &with_arg) {
         if names_url(a) {
-            e.urls.push(text(a));
-            saw_url = true;
+            named.push(a.clone());
         }
     }
-    for u in opt_values(args, &[], &["--url"]) {
-        e.urls.push(text(&u));
+    named.extend(opt_values(args, &[], &["--url"]));
+    // curl expands URL globs (`{a,b}`, `[a-z]`) into one request each, unless `-g`: each
+    // is a destination (red team 8: `curl 'https://{docs.rs,bad.org}/x'` goes to bad.org,
+    // `curl 'file:///p/.en[v-v]'` reads `.env`). Too many to list: one polc cannot read.
+    let globs = n.starts_with("curl") && !has_flag(args, 'g', &["--globoff"]);
+    for u in named {
         saw_url = true;
+        match globs.then(|| super::urlglob::expand(&u)) {
+            Some(Some(all)) => e.urls.extend(all.iter().map(|x| text(x))),
+            Some(None) => {
+                e.urls.push(text(&u));
+                e.urls.push(String::new());
+            }
+            None => e.urls.push(text(&u)),
+        }
     }
-    // `file://` URLs read local files.
+    // `file:` URLs read local files.
     for u in e.urls.clone() {
-        if u.get(..7)
-            .is_some_and(|p| p.eq_ignore_ascii_case("file://"))
-        {
-            let path = &u[7..];
-            let path = path.find('/').map(|i| &path[i..]).unwrap_or(path);
-            e.file(path.as_bytes().to_vec(), Access::Read, false);
+        if let Some(path) = file_url_path(&u) {
+            e.file(path, Access::Read, false);
         }
     }
     // `wget -e https_proxy=HOST`: the request goes through HOST.
@@ -1993,6 +2077,44 @@ fn fetcher_urls(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         e.urls.push(String::new());
     }
     saw_url
+}
+
+/// The local path a `file:` URL reads, as curl reads it (red team 8, C8-curlfile): any
+/// case, `file:/P` and `file:///P`, a host part (`localhost`) dropped, `%XX` decoded
+/// (`file:///p/%2eenv` is `/p/.env`).
+fn file_url_path(u: &str) -> Option<Vec<u8>> {
+    let rest = u
+        .get(..5)
+        .filter(|p| p.eq_ignore_ascii_case("file:"))
+        .map(|_| &u.as_bytes()[5..])?;
+    let path = match rest.strip_prefix(b"//") {
+        Some(r) => &r[r.iter().position(|&b| b == b'/').unwrap_or(r.len())..],
+        None => rest,
+    };
+    let mut out = Vec::with_capacity(path.len());
+    let mut i = 0;
+    while i < path.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            path[i],
+            path.get(i + 1).copied().and_then(hex),
+            path.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    // A query or fragment is not part of the path.
+    if let Some(q) = out.iter().position(|&b| b == b'?' || b == b'#') {
+        out.truncate(q);
+    }
+    Some(out)
 }
 
 /// `curl -O`, `wget URL`: the download is saved under the URL's last component, here.

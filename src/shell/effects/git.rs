@@ -604,7 +604,18 @@ fn prints_tracked(sub: &str, rest: &[Vec<u8>]) -> bool {
                     "--raw",
                 ])
         }
-        "log" | "whatchanged" | "reflog" => patch,
+        // The pickaxe searches the diffs' text and prints what matches: a yes/no oracle on
+        // every tracked file's content (red team 8, C8-gitpickaxe: `git log -G '^SECRET=h'`).
+        "log" | "whatchanged" | "reflog" | "rev-list" => {
+            patch
+                || rest.iter().any(|a| {
+                    a.starts_with(b"-G")
+                        || a.starts_with(b"-S")
+                        || a.starts_with(b"--pickaxe")
+                        || a.starts_with(b"--find-object")
+                        || a.starts_with(b"-L")
+                })
+        }
         "diff" | "difftool" | "format-patch" | "grep" | "archive" | "range-diff" => {
             !has(&[
                 "--stat",

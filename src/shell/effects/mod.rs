@@ -11,6 +11,8 @@
 //! catalogue marks so (`eslint .` does not ask because `.env` sits in `.`).
 
 pub(crate) mod builds;
+mod derived;
+pub use derived::env_backups;
 pub(crate) mod escapes;
 pub(crate) mod files;
 pub(crate) mod git;
@@ -18,6 +20,7 @@ pub(crate) mod net;
 pub(crate) mod options;
 pub(crate) mod runs;
 pub(crate) mod toolflags;
+mod urlglob;
 
 use super::{Word, WordRef, UNKNOWN};
 

@@ -55,6 +55,35 @@ static REACHES: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "explorer",
     "wslview",
     "webbrowser",
+    // Name resolution, ICMP and route tools: resolving `SECRET.bad.org` is a query to
+    // bad.org's name server (red team 8, C8-nethost).
+    "dig",
+    "nslookup",
+    "host",
+    "drill",
+    "kdig",
+    "delv",
+    "getent",
+    "resolvectl",
+    "systemd-resolve",
+    "ping",
+    "ping6",
+    "fping",
+    "arping",
+    "traceroute",
+    "traceroute6",
+    "tracepath",
+    "tcptraceroute",
+    "mtr",
+    "whois",
+    "nmap",
+    "masscan",
+    "hping3",
+    "curlie",
+    // Script runtimes that fetch and run a URL (`deno run https://…`, `bun run https://…`):
+    // only their URLs (see URL_ONLY).
+    "deno",
+    "bun",
     "ssh",
     "scp",
     "sftp",
@@ -166,6 +195,8 @@ static URL_ONLY: crate::shell::lists::Names = crate::shell::lists::Names::new(&[
     "mongo",
     "mongosh",
     "ldapsearch",
+    "deno",
+    "bun",
 ]);
 
 /// git subcommands whose arguments name remotes.

@@ -29,6 +29,10 @@ pub fn classify(name: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut 
         r.inner(Inner::Words(ws));
         return;
     }
+    if matches!(n, "pwsh" | "powershell" | "pwsh-preview") {
+        powershell(args, arg_words, r);
+        return;
+    }
     if lists::is_shell(n) {
         shell(args, arg_words, r);
         return;
@@ -69,6 +73,117 @@ fn document_runs_commands(base: &str, args: &[String]) -> bool {
             .any(|a| a.contains("system") || a.contains("exec") || a.contains("os.")),
         _ => false,
     }
+}
+
+/// PowerShell (red team 8, C8-pwshcase): parameter names in any case and any unique prefix,
+/// after `-` or `/` (`-Command`, `-COMMAND`, `-c`, `-co`, `/Command`); the words after
+/// `-Command` joined are the command text, `-CommandWithArgs CMD ARGS…` runs CMD, and
+/// `-EncodedCommand B64` is base64 of UTF-16LE text. The text is read as shell text (deny
+/// rules see `git push --force` in it); never attestable.
+fn powershell(args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
+    r.unattest("shell -c wrapper");
+    let mut k = 0;
+    while k < args.len() {
+        let a = args[k].to_ascii_lowercase();
+        let name = a.trim_start_matches(['-', '/']);
+        let rest = || -> String {
+            arg_words[(k + 1).min(arg_words.len())..]
+                .iter()
+                .map(|w| w.lit_value())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        if name.is_empty() || name.len() == a.len() {
+            // A word that is no parameter: PowerShell runs it as the command (`pwsh git …`
+            // is `-Command git …` for Windows PowerShell; pwsh reads it as a file).
+            let text: Vec<String> = arg_words[k.min(arg_words.len())..]
+                .iter()
+                .map(|w| w.lit_value())
+                .collect();
+            r.inner(Inner::Script(text.join(" ")));
+            return;
+        }
+        let prefix_of = |full: &str, min: usize| name.len() >= min && full.starts_with(name);
+        if name == "c"
+            || name == "cwa"
+            || prefix_of("commandwithargs", 8)
+            || prefix_of("command", 2)
+        {
+            r.inner(Inner::Script(rest()));
+            return;
+        }
+        if name == "e" || name == "ec" || prefix_of("encodedcommand", 2) {
+            let text = arg_words
+                .get(k + 1)
+                .and_then(|w| utf16le_base64(&w.lit_value()))
+                .unwrap_or_default();
+            r.inner(Inner::Script(text));
+            return;
+        }
+        if name == "f" || prefix_of("file", 2) {
+            r.unattest("shell runs a script file or stdin");
+            return;
+        }
+        // Parameters that take a value.
+        if matches!(
+            name,
+            "ex" | "ep"
+                | "executionpolicy"
+                | "wd"
+                | "workingdirectory"
+                | "o"
+                | "of"
+                | "outputformat"
+                | "i"
+                | "if"
+                | "inputformat"
+                | "config"
+                | "configurationname"
+                | "settingsfile"
+                | "custompipename"
+                | "version"
+                | "v"
+                | "wa"
+                | "windowstyle"
+        ) || prefix_of("executionpolicy", 3)
+            || prefix_of("workingdirectory", 3)
+        {
+            k += 1;
+        }
+        k += 1;
+    }
+    r.unattest("shell runs a script file or stdin");
+}
+
+/// `-EncodedCommand`'s text: base64 of UTF-16LE.
+fn utf16le_base64(b64: &str) -> Option<String> {
+    let mut bits: u32 = 0;
+    let mut n = 0;
+    let mut bytes = Vec::new();
+    for c in b64
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
+    {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        bits = (bits << 6) | u32::from(v);
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            bytes.push((bits >> n) as u8);
+        }
+    }
+    let units: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|p| u16::from_le_bytes([p[0], p[1]]))
+        .collect();
+    Some(String::from_utf16_lossy(&units))
 }
 
 /// A shell: `-c SCRIPT` is looked into; a script file or stdin is not attestable.
@@ -124,7 +239,14 @@ fn shell(args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) {
 fn evaluating_builtin(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mut Runs) -> bool {
     match n {
         "let" | "mapfile" | "readarray" | "[[" | "((" => {
-            r.unattest("builtin that evaluates arithmetic or code")
+            r.unattest("builtin that evaluates arithmetic or code");
+            // `mapfile -C CMD` / `readarray -C CMD` run CMD every `-c` lines (red team 8,
+            // C8-cmdstrings).
+            if matches!(n, "mapfile" | "readarray") {
+                for v in option_values(args, arg_words, &["-C"]) {
+                    r.inner(Inner::Script(v));
+                }
+            }
         }
         "printf" if args.iter().any(|a| a == "-v" || a.starts_with("-v")) => {
             r.unattest("printf -v evaluates array subscripts")
@@ -201,10 +323,17 @@ fn builtin_or_runner(n: &str, args: &[String], arg_words: &[WordRef<'_>], r: &mu
         "." | "source" => r.unattest("source runs a script file"),
         "trap" => {
             r.unattest("trap");
-            if let Some(w) = arg_words.first() {
+            // The handler is the first word after the options (`trap -- 'CMD' ERR`, `trap
+            // -p`): red team 8, C8-cmdstrings.
+            let k = match args.iter().position(|a| a == "--") {
+                Some(d) => Some(d + 1),
+                None => args.iter().position(|a| !a.starts_with('-') || a == "-"),
+            };
+            if let Some(w) = k.and_then(|k| arg_words.get(k)) {
                 r.inner(Inner::Script(w.lit_value()));
             }
         }
+
         "hash" if args.iter().any(|a| short_cluster_has(a, 'p')) => {
             // `hash -p PROG NAME` binds NAME to any program (the walk reads NAME's later
             // uses as PROG).

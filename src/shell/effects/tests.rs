@@ -216,3 +216,72 @@ fn installs_and_tilde() {
     assert_eq!(tilde(b"~root/.ssh")[0], UNKNOWN);
     assert_eq!(tilde(b"~/x"), b"~/x");
 }
+
+/// Red team 8, C8-gitpickaxe: the pickaxe searches every tracked file's diffs (an oracle
+/// on a committed secret); plain `git log` forms print no content.
+#[test]
+fn git_pickaxe_reads_tracked_content() {
+    for c in [
+        "git log -G ^SECRET=h --oneline",
+        "git log -S hunter2 --oneline",
+        "git log --pickaxe-regex -S ^SECRET=h --oneline",
+        "git log --all -G ^SECRET= --count",
+        "git log -GSECRET --format=%h",
+        "git rev-list --all -S hunter2",
+    ] {
+        assert!(of(&st(c)).prints_tracked, "{c}");
+    }
+    for c in [
+        "git log --oneline",
+        "git log --stat -5",
+        "git log -G x -- src/main.rs",
+    ] {
+        assert!(!of(&st(c)).prints_tracked, "{c}");
+    }
+}
+
+/// Red team 8, C8-derivedname: backup names a program makes from an option.
+#[test]
+fn backup_and_piece_names_are_written() {
+    assert!(has(
+        "sed -i.json s/a/b/ .claude/settings",
+        ".claude/settings.json",
+        Access::Write
+    ));
+    assert!(has(
+        "sed -i.claude/* s/a/b/ settings.json",
+        ".claude/settings.json",
+        Access::Write
+    ));
+    assert!(has(
+        "cp -b -S .json y .claude/settings",
+        ".claude/settings.json",
+        Access::Write
+    ));
+    assert!(has(
+        "cp -bS.json y .claude/",
+        ".claude/y.json",
+        Access::Write
+    ));
+    assert!(has(
+        "mv --backup=simple --suffix=.json y d/s",
+        "d/s.json",
+        Access::Write
+    ));
+    assert!(has(
+        "rsync -b --suffix=.json y d/s",
+        "d/s.json",
+        Access::Write
+    ));
+    assert!(has(
+        "csplit -f d/settings.jso -b n%.0d x 2",
+        "d/settings.json",
+        Access::Write
+    ));
+    assert!(has("jq -nf p.jq", "p.jq", Access::Read));
+    // A suffix alone is read as asking for backups (the stricter reading); rsync's `-S` is
+    // `--sparse`, and without `-b` no backup is kept.
+    assert!(has("cp -S .json y d/s", "d/s.json", Access::Write));
+    assert!(!has("rsync -S y d/s", "d/s~", Access::Write));
+    assert!(!has("cp y d/s", "d/s~", Access::Write));
+}
