@@ -93,6 +93,12 @@ impl Protected {
                     .strip_prefix("a/")
                     .or_else(|| tok.strip_prefix("b/"))
                     .unwrap_or(tok);
+                // A `.env` named in free text ("fix the .env loader") is not a write of the
+                // environment files Gemini CLI loads: those are protected by path fields and
+                // shell writes (red team, session 8), not by every mention.
+                if tok.rsplit('/').next() == Some(".env") {
+                    continue;
+                }
                 if self
                     .resolve_all(tok.as_bytes(), cwd)
                     .iter()
