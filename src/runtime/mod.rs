@@ -392,7 +392,7 @@ pub fn decide_walked_passes(
     }
     // Content rules (deny/ask) over the raw text and its dequoted form.
     if passes.content {
-        content_hits(src, host, command, &mut hits)?;
+        content_hits(src, host, command, &translated_readings(walk), &mut hits)?;
     }
     // Deny and ask rules also meet the whole command (operators and redirections kept).
     if passes.segments {
@@ -407,22 +407,45 @@ pub fn decide_walked_passes(
     finish(src, hits, reports, global, any_unatt, all_allowed)
 }
 
-/// The deny/ask content rules matching the command or its dequoted form, as hits.
+/// Readings of a segment as another program than the one written (`hub push` as `git
+/// push`, `setfacl -R -m o::rwx` as `chmod -R o+w`, `npx @anthropic-ai/claude-code` as
+/// `claude`): content rules (`contains`, `regex`) meet them as well as the command's text
+/// (red team 8, C8-worldwritable). At most 64 a command.
+fn translated_readings(walk: &shell::Walk) -> Vec<Vec<u8>> {
+    let first = |r: &[u8]| r.split(|&b| b == b' ').next().unwrap_or(r).to_vec();
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for w in &walk.segments {
+        let Some(written) = w.rd.deny.first().map(|r| first(r)) else {
+            continue;
+        };
+        for r in &w.rd.deny[1..] {
+            if out.len() >= 64 {
+                return out;
+            }
+            if first(r) != written && !out.contains(r) {
+                out.push(r.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The deny/ask content rules matching the command or its dequoted form (or a reading of a
+/// segment as another program), as hits.
 fn content_hits(
     src: &dyn RuleSource,
     host: &str,
     command: &str,
+    translated: &[Vec<u8>],
     hits: &mut Vec<Hit>,
 ) -> Result<(), Corrupt> {
     let dq = shell::dequote(command);
     let mut content = Vec::new();
-    src.match_content(
-        tools::BASH,
-        &[command.as_bytes(), dq.as_bytes()],
-        Side::Restrict,
-        host,
-        &mut |rule| content.push(rule),
-    )?;
+    let mut texts: Vec<&[u8]> = vec![command.as_bytes(), dq.as_bytes()];
+    texts.extend(translated.iter().map(Vec::as_slice));
+    src.match_content(tools::BASH, &texts, Side::Restrict, host, &mut |rule| {
+        content.push(rule)
+    })?;
     content.sort_unstable();
     content.dedup();
     for rule in content {

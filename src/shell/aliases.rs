@@ -266,6 +266,85 @@ pub fn readings(program: &str, args: &[Vec<u8>]) -> Vec<Vec<Vec<u8>>> {
     out
 }
 
+/// Mode changes written another way, as the `chmod` they amount to (red team 8,
+/// C8-worldwritable): `setfacl -R -m o::rwx DIR` is `chmod -R o+rwx DIR` (write for others
+/// over a tree); `chmod -R --reference=F DIR` copies a mode polc cannot see: `chmod -R ?
+/// DIR` with the mode unknown (`unknown`), so a rule about modes meets it as a maybe.
+pub fn mode_readings(program: &str, args: &[Vec<u8>], unknown: u8) -> Vec<Vec<Vec<u8>>> {
+    let recursive = args.iter().any(|a| {
+        a.as_slice() == b"--recursive"
+            || (a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b'R'))
+    });
+    if !recursive {
+        return Vec::new();
+    }
+    let operands = |skip_next: &[&[u8]]| -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        let mut k = 0;
+        while k < args.len() {
+            let a = &args[k];
+            if skip_next.contains(&a.as_slice()) {
+                k += 2;
+                continue;
+            }
+            if !a.starts_with(b"-") {
+                out.push(a.clone());
+            }
+            k += 1;
+        }
+        out
+    };
+    let chmod = |mode: Vec<u8>, targets: Vec<Vec<u8>>| {
+        let mut v = vec![b"-R".to_vec(), mode];
+        v.extend(targets);
+        vec![v]
+    };
+    match program {
+        "chmod" if args.iter().any(|a| a.starts_with(b"--reference")) => {
+            chmod(vec![unknown], operands(&[b"--reference"]))
+        }
+        "setfacl" => {
+            // The ACL specs: values of -m/--modify (also `-Rm SPEC`, `--modify=SPEC`).
+            let mut specs: Vec<&[u8]> = Vec::new();
+            for (k, a) in args.iter().enumerate() {
+                if let Some(v) = a.strip_prefix(b"--modify=") {
+                    specs.push(v);
+                } else if a.as_slice() == b"--modify"
+                    || (a.starts_with(b"-") && !a.starts_with(b"--") && a.ends_with(b"m"))
+                {
+                    specs.extend(args.get(k + 1).map(Vec::as_slice));
+                }
+            }
+            let others_write = specs.iter().any(|s| {
+                s.split(|&b| b == b',').any(|e| {
+                    let e = e
+                        .strip_prefix(b"d:")
+                        .or_else(|| e.strip_prefix(b"default:"))
+                        .unwrap_or(e);
+                    (e.starts_with(b"o:") || e.starts_with(b"other:"))
+                        && e.rsplit(|&b| b == b':')
+                            .next()
+                            .is_some_and(|p| p.contains(&b'w'))
+                })
+            });
+            if others_write {
+                let mut skip: Vec<&[u8]> = vec![b"--modify", b"-M", b"-X"];
+                skip.extend(
+                    args.iter()
+                        .filter(|a| {
+                            a.starts_with(b"-") && a.ends_with(b"m") && !a.starts_with(b"--")
+                        })
+                        .map(Vec::as_slice),
+                );
+                chmod(b"o+w".to_vec(), operands(&skip))
+            } else {
+                Vec::new()
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,5 +404,36 @@ mod tests {
         ] {
             assert!(read(p, a).is_empty(), "{p} {a}: {:?}", read(p, a));
         }
+    }
+}
+
+#[cfg(test)]
+mod mode_tests {
+    use super::*;
+
+    fn read(program: &str, args: &str) -> Vec<String> {
+        let a: Vec<Vec<u8>> = args.split(' ').map(|w| w.as_bytes().to_vec()).collect();
+        mode_readings(program, &a, b'?')
+            .into_iter()
+            .map(|v| {
+                v.iter()
+                    .map(|w| String::from_utf8_lossy(w).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn acls_and_reference_modes_as_chmod() {
+        assert_eq!(read("setfacl", "-R -m other::rwx src"), ["-R o+w src"]);
+        assert_eq!(read("setfacl", "-Rm o:rwx src"), ["-R o+w src"]);
+        assert_eq!(
+            read("setfacl", "--recursive --modify=other::rwx src"),
+            ["-R o+w src"]
+        );
+        assert_eq!(read("chmod", "-R --reference=/tmp src"), ["-R ? src"]);
+        assert!(read("setfacl", "-R -m u:bob:rwx src").is_empty());
+        assert!(read("setfacl", "-m o::rwx src").is_empty());
     }
 }

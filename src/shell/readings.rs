@@ -713,6 +713,11 @@ fn extra_readings(name: &str, values: &[Vec<u8>], r: &mut SegmentReadings) {
     for other in super::aliases::readings(name, long) {
         r.push(with(&other));
     }
+    for mode in super::aliases::mode_readings(name, long, WILD) {
+        let mut v = vec![b"chmod".to_vec()];
+        v.extend(mode);
+        r.push(join(&v));
+    }
     if name == "dd" {
         let mut ops: Vec<Vec<u8>> = Vec::new();
         let mut outs: Vec<Vec<u8>> = Vec::new();

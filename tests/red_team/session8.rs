@@ -575,3 +575,34 @@ fn s8_memory_file_imports_meet_read_rules() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// C8-worldwritable: ACLs granting others write over a tree are `chmod -R o+w`; a recursive
+/// `chmod --reference` copies a mode polc cannot see (a maybe: ask).
+#[test]
+fn s8_world_writable_without_a_mode_word() {
+    let mut rows: Vec<(Setup, &str, Want)> = Vec::new();
+    for c in [
+        "setfacl -R -m other::rwx src",
+        "setfacl -Rm o:rwx src",
+        "setfacl -R -m o::w src",
+        "setfacl --recursive --modify=other::rwx src",
+        "setfacl -R -m u:bob:r,o::rwx src",
+    ] {
+        rows.push((ShippedBroad, c, Deny));
+    }
+    for c in [
+        "chmod --reference=/tmp -R src",
+        "chmod -R --reference=/tmp src",
+        "chmod --recursive --reference=/dev/shm src",
+    ] {
+        rows.push((ShippedBroad, c, AskOrDeny));
+    }
+    for c in [
+        "setfacl -R -m u:bob:rwx src",
+        "setfacl -m o::rwx src",
+        "chmod --reference=src/a src/b",
+    ] {
+        rows.push((ShippedBroad, c, Allow));
+    }
+    expect(&rows);
+}
