@@ -53,6 +53,11 @@ pub const SHELL_TOOLS: &[&str] = &[
     "execute_command",
     "execute_bash",
     "run_command",
+    // Codex's current shell tools (`exec_command {"cmd"}`, `shell_command {"command"}`):
+    // decided as shell commands and session steps like its legacy `shell` (red team,
+    // session 8: a read of a secret through them armed no exfiltration sequence).
+    "exec_command",
+    "shell_command",
 ];
 
 /// PowerShell tools: polc has no PowerShell segmenter, so these are unattestable.
@@ -117,8 +122,67 @@ pub const WEBFETCH_TOOLS: &[&str] = &[
     "fetch_url",
     "FetchURL",
     "url_fetch",
+    // VS Code's web tools (red team, session 8: after a secret's read they were not network
+    // steps): `fetch_webpage {"urls": […]}` and its internal id, `open_simple_browser {"url"}`.
+    "fetch_webpage",
+    "vscode_fetchWebPage_internal",
+    "open_simple_browser",
 ];
 pub const WEBSEARCH_TOOLS: &[&str] = &["WebSearch", "google_web_search", "web_search", "websearch"];
+
+/// Tools that type text into a shell or a task runner without being a shell tool (their
+/// text is decided as a command by the hook's input mapping): Copilot CLI's `write_bash`,
+/// Codex's `write_stdin`, VS Code's `create_and_run_task` and `run_vscode_command`.
+pub const TYPED_SHELL_TOOLS: &[&str] = &[
+    "write_bash",
+    "write_powershell",
+    "write_stdin",
+    "create_and_run_task",
+    "run_vscode_command",
+];
+
+/// A tool name's spelling-free key: ASCII letters and digits, lowercased (`createAndRunTask`,
+/// `create_and_run_task`, `Create-And-Run-Task` are one key), after a `copilot_`/`vscode_`
+/// prefix (VS Code's internal ids).
+fn spelling_key(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    let rest = ["copilot_", "vscode_"]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p))
+        .unwrap_or(&lower);
+    rest.chars().filter(char::is_ascii_alphanumeric).collect()
+}
+
+/// The name polc knows for a tool an agent spells its own way: a host's tool name is read
+/// whatever its case and word separators (red team, session 8: VS Code names its tools
+/// `createAndRunTask`, `runVscodeCommand`, the forms `runInTerminal` uses, and polc knew
+/// only `create_and_run_task`, `run_vscode_command`: a deny never met them). A name polc
+/// lists is returned as is; an MCP tool (`mcp__…`, Gemini's `mcp_…`) is never respelled;
+/// a name no listed one matches is kept as written.
+pub fn known_spelling(name: &str) -> &str {
+    let lists: [&[&'static str]; 7] = [
+        SHELL_TOOLS,
+        POWERSHELL_TOOLS,
+        TYPED_SHELL_TOOLS,
+        READ_TOOLS,
+        EDIT_TOOLS,
+        WEBFETCH_TOOLS,
+        WEBSEARCH_TOOLS,
+    ];
+    if name.starts_with("mcp_") || lists.iter().any(|l| l.contains(&name)) {
+        return name;
+    }
+    let key = spelling_key(name);
+    if key.is_empty() {
+        return name;
+    }
+    lists
+        .iter()
+        .flat_map(|l| l.iter())
+        .find(|n| spelling_key(n) == key)
+        .copied()
+        .unwrap_or(name)
+}
 
 /// Is `name` a shell tool of some agent?
 pub fn is_shell(name: &str) -> bool {
@@ -284,6 +348,51 @@ mod tests {
         for name in gemini::SHELL_TOOLS.iter().chain(vibe::SHELL_TOOLS) {
             assert!(is_shell(name), "{name}");
             assert_eq!(family(name), BASH);
+        }
+    }
+
+    /// Every spelling of a listed name finds one family: no two listed names of different
+    /// families share a key (a camelCase shell tool must not become a read).
+    #[test]
+    fn spellings_map_to_one_family() {
+        let lists = [
+            SHELL_TOOLS,
+            POWERSHELL_TOOLS,
+            TYPED_SHELL_TOOLS,
+            READ_TOOLS,
+            EDIT_TOOLS,
+            WEBFETCH_TOOLS,
+            WEBSEARCH_TOOLS,
+        ];
+        for (i, a) in lists.iter().enumerate() {
+            for b in &lists[i + 1..] {
+                for n in *a {
+                    for m in *b {
+                        assert_ne!(spelling_key(n), spelling_key(m), "{n} / {m}");
+                    }
+                }
+            }
+        }
+        for (spelt, want) in [
+            ("createAndRunTask", "create_and_run_task"),
+            ("CreateAndRunTask", "create_and_run_task"),
+            ("copilot_createAndRunTask", "create_and_run_task"),
+            ("runVscodeCommand", "run_vscode_command"),
+            ("runVSCodeCommand", "run_vscode_command"),
+            ("writeBash", "write_bash"),
+            ("writeStdin", "write_stdin"),
+            ("runShellCommand", "run_shell_command"),
+            ("readFile", "read_file"),
+            ("editFile", "edit_file"),
+            ("webFetch", "WebFetch"),
+            ("Bash", "Bash"),
+            ("mcp_github_x", "mcp_github_x"),
+            ("mcp__ide__executeCode", "mcp__ide__executeCode"),
+            ("Task", "Task"),
+        ] {
+            let got = known_spelling(spelt);
+            assert_eq!(family(got), family(want), "{spelt}");
+            assert_eq!(spelling_key(got), spelling_key(want), "{spelt}");
         }
     }
 

@@ -279,7 +279,11 @@ pub fn build(
         "compiled {} rule(s) and {} example(s) from {} file(s) into {} ({} bytes)",
         policy.rules.len(),
         n + seq_examples,
-        policy.sources.len(),
+        policy
+            .sources
+            .iter()
+            .filter(|s| s.size != crate::ir::DIR_STAMP)
+            .count(),
         output.display(),
         bytes.len()
     );

@@ -283,8 +283,17 @@ fn stateful(
         home,
     };
     let run = |m: &Mapped, walks: &[Option<Walk>], d: (Decision, String)| {
+        // An MCP or unknown tool's shell command field (`mcp__fs__execute_command
+        // {"command": "curl …"}`) is a shell step too, as the decision reads it (red team,
+        // session 8: an armed exfiltration sequence only asked).
+        let commands: Vec<crate::runtime::Request> =
+            crate::runtime::entry::mcp_commands(&m.request)
+                .into_iter()
+                .map(|command| crate::runtime::Request::Bash { command })
+                .collect();
         let mut reqs = vec![&m.request];
         reqs.extend(m.also.iter());
+        reqs.extend(commands.iter());
         let info = CallInfo {
             host: host.name(),
             permission_request: ev == Event::PermissionRequest,

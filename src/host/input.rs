@@ -243,6 +243,8 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
         }
         None => return Err(BadInput("hook input has no tool_name".into())),
     };
+    // The host's own spelling of a tool polc knows (`createAndRunTask`): read as polc's.
+    let name = crate::tools::known_spelling(name);
     if let Some(command) = typed_shell_text(name, &inp.tool_input) {
         return Ok(Mapped {
             request: Request::Bash { command },
@@ -255,7 +257,11 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
     if SHELL_TOOLS.contains(&name) || powershell {
         return shell_request(inp, host, name, powershell);
     }
-    if let Some(m) = mcp_request(inp, name) {
+    if let Some(mut m) = mcp_request(inp, name) {
+        if let Request::Tool { tool, .. } = &m.request {
+            m.also
+                .extend(super::kernel::readings(tool, &inp.tool_input));
+        }
         return Ok(m);
     }
     // Claude Code's `Config` tool with a value writes Claude's settings (the permission
@@ -281,12 +287,15 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
     // Search tools (Grep, Glob, search_file_content, …) read a folder: `path`, else the cwd.
     let search =
         ti.get("pattern").is_some() && ti.get("file_path").is_none() && tool == crate::tools::READ;
-    let subject = tool_subject(ti, &tool, search);
+    let mut subject = tool_subject(ti, &tool, search);
     let input_text = if ti.is_null() {
         String::new()
     } else {
         ti.to_string()
     };
+    // A fetch of several URLs (VS Code's `fetch_webpage {"urls": […]}`): the first is the
+    // subject, each other one a reading of its own (a deny on any denies).
+    let (also_urls, too_many) = several_urls(ti, &tool, &mut subject, name);
     Ok(Mapped {
         request: Request::Tool {
             tool,
@@ -294,10 +303,50 @@ pub fn to_request(inp: &HookInput, host: &str) -> Result<Mapped, BadInput> {
             input_text,
             name: name.to_string(),
         },
-        also: Vec::new(),
-        unattestable: None,
+        // Code a notebook kernel runs (`mcp__ide__executeCode`): its inline-code and shell
+        // readings.
+        also: super::kernel::readings(name, ti)
+            .into_iter()
+            .chain(also_urls)
+            .collect(),
+        unattestable: too_many.then(|| "a fetch of more URLs than polc checks".to_string()),
         workdir: None,
     })
+}
+
+/// How many URLs of one fetch are each decided; past it the call asks.
+const MAX_FETCH_URLS: usize = 16;
+
+/// A web fetch's `urls` array: the first URL as `subject` (when no `url` gave one), the
+/// others as webfetch readings, and whether there were more than polc checks.
+fn several_urls(ti: &Value, tool: &str, subject: &mut String, name: &str) -> (Vec<Request>, bool) {
+    if tool != crate::tools::WEBFETCH {
+        return (Vec::new(), false);
+    }
+    let Some(Value::Array(a)) = ti.get("urls") else {
+        return (Vec::new(), false);
+    };
+    let urls: Vec<String> = a
+        .iter()
+        .map(|u| u.as_str().map_or_else(|| u.to_string(), str::to_string))
+        .collect();
+    let mut rest = urls.iter();
+    if subject.is_empty() {
+        if let Some(u) = rest.next() {
+            *subject = u.clone();
+        }
+    }
+    let also = rest
+        .by_ref()
+        .take(MAX_FETCH_URLS)
+        .map(|u| Request::Tool {
+            tool: crate::tools::WEBFETCH.to_string(),
+            subject: u.clone(),
+            input_text: serde_json::json!({ "url": u }).to_string(),
+            name: name.to_string(),
+        })
+        .collect();
+    (also, rest.next().is_some())
 }
 
 /// An MCP call a host names its own way, as polc's `mcp__SERVER__TOOL` (red team, session
@@ -386,17 +435,46 @@ fn typed_shell_text(name: &str, ti: &Value) -> Option<String> {
             Some(s)
         }
         "run_vscode_command" => {
-            let id = text(ti.get("commandId"));
-            let id = id.to_ascii_lowercase();
-            (id.contains("terminal") || id.contains("task") || id.contains("run")).then(|| {
-                text(
-                    ti.get("args")
-                        .and_then(|a| a.get("text"))
-                        .or(ti.get("args")),
-                )
+            let id = text(ti.get("commandId").or(ti.get("command"))).to_ascii_lowercase();
+            [
+                "terminal", "task", "run", "exec", "send", "shell", "script", "launch",
+            ]
+            .iter()
+            .any(|w| id.contains(w))
+            .then(|| {
+                let mut out = Vec::new();
+                args_text(ti.get("args"), 0, &mut out);
+                out.join("\n")
             })
         }
         _ => None,
+    }
+}
+
+/// The text a VS Code command's `args` carries, in any shape (red team, session 8:
+/// `"args": [{"text": "git push --force\n"}]` only asked, read as one JSON word): a string
+/// is itself; an object its `text`, else each of its values; an array of strings one argv
+/// line, else each element. Each piece is one line of the command decided. Bounded: past
+/// the depth or count the rest is one JSON line (a word polc cannot attest).
+fn args_text(v: Option<&Value>, depth: usize, out: &mut Vec<String>) {
+    let Some(v) = v else { return };
+    if depth > 6 || out.len() > 64 {
+        out.push(v.to_string());
+        return;
+    }
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Object(m) => match m.get("text") {
+            Some(t @ Value::String(_)) => args_text(Some(t), depth + 1, out),
+            _ => m.values().for_each(|x| args_text(Some(x), depth + 1, out)),
+        },
+        Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_string) => {
+            let words: Vec<&str> = a.iter().filter_map(Value::as_str).collect();
+            out.push(words.join(" "));
+        }
+        Value::Array(a) => a.iter().for_each(|x| args_text(Some(x), depth + 1, out)),
+        Value::Null => {}
+        other => out.push(other.to_string()),
     }
 }
 

@@ -14,6 +14,7 @@ pub mod failsafe;
 pub mod gemini;
 pub mod hook;
 pub mod input;
+pub mod kernel;
 pub mod remember;
 pub mod rewrite;
 pub mod session;

@@ -221,6 +221,11 @@ pub struct Example {
 
 /// A source file as the table records it: deterministic (no inode or time), so the same
 /// sources always give the same bytes. Per-machine metadata lives in the user's cache.
+/// A stamp whose `size` is [`DIR_STAMP`] is a source *folder* `polc build` walked (red team,
+/// session 8: a new `.pol` there did not make the table stale): its `hash` is the FNV-1a 64
+/// of the folder's listing (`table::dir_listing_hash`).
+///
+/// (Constant [`DIR_STAMP`] below.)
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SourceStamp {
     /// Path relative to the table's folder when it can be, else as given to the build.
@@ -234,6 +239,9 @@ pub struct SourceStamp {
 pub use crate::hosts::{is_known_host, CLAUDE_AUTHORITY_HOSTS, HOST_AUTHORITATIVE_HOSTS};
 
 /// FNV-1a 64: source content hashes (not a security boundary: staleness only).
+/// The `size` of a [`SourceStamp`] that records a folder's listing.
+pub const DIR_STAMP: u64 = u64::MAX;
+
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {

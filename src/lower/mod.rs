@@ -206,8 +206,9 @@ impl<'a> Loader<'a> {
 
     fn add_dir(&mut self, dir: &Path) {
         let mut files = Vec::new();
+        let mut dirs = Vec::new();
         let mut seen_dirs = HashSet::new();
-        if let Err(e) = walk(dir, &mut files, &mut seen_dirs) {
+        if let Err(e) = walk(dir, &mut files, &mut dirs, &mut seen_dirs) {
             self.diags.push(Diagnostic::error(
                 crate::syntax::codes::E002,
                 format!("cannot read directory `{}`: {e}", dir.display()),
@@ -227,6 +228,17 @@ impl<'a> Loader<'a> {
             };
             if wanted {
                 self.add_file(&f, &display, None);
+            }
+        }
+        // Each folder walked, by its listing: a source added later makes the table stale.
+        dirs.sort();
+        for d in dirs {
+            if let Ok(hash) = crate::table::dir_listing_hash(&d) {
+                self.sources.push(SourceStamp {
+                    path: self.stamp_path(&d),
+                    size: ir::DIR_STAMP,
+                    hash,
+                });
             }
         }
     }
@@ -578,14 +590,22 @@ fn derive_id(span: &Span, taken: &mut HashSet<String>) -> String {
 }
 
 /// Every file under `dir`, recursively (directory symlink loops are skipped).
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) -> std::io::Result<()> {
+/// The folders walked go to `dirs` (each is stamped: a new source there makes the table
+/// stale).
+fn walk(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    dirs: &mut Vec<PathBuf>,
+    seen: &mut HashSet<PathBuf>,
+) -> std::io::Result<()> {
     if !seen.insert(canonical(dir)) {
         return Ok(());
     }
+    dirs.push(dir.to_path_buf());
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         if std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
-            walk(&path, out, seen)?;
+            walk(&path, out, dirs, seen)?;
         } else {
             out.push(path);
         }
@@ -796,8 +816,22 @@ mod tests {
                 "dir/sub/shared.pol",
                 "dir/b.pol",
                 "dir/z/extra.json",
-                "dir/z/permcheck.json"
+                "dir/z/permcheck.json",
+                // Each folder walked, by its listing (red team, session 8).
+                "dir",
+                "dir/sub",
+                "dir/z",
             ]
+        );
+        let dirs: Vec<&ir::SourceStamp> = p
+            .sources
+            .iter()
+            .filter(|s| s.size == ir::DIR_STAMP)
+            .collect();
+        assert_eq!(dirs.len(), 3);
+        assert_eq!(
+            dirs[0].hash,
+            crate::table::dir_listing_hash(&fixture("dir")).unwrap()
         );
         let again = load(&[fixture("dir")], Tier::Project, Some(&base))
             .unwrap()

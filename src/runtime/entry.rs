@@ -234,7 +234,8 @@ fn judge_roots_walked(
 /// host's terminal tool) holds in a field named like one (`command`, `cmd`, `script`,
 /// `shell_command`, `commandLine`; `args`/`argv` as an argv array), at the top level; at
 /// most 4. (Red team, session 6: `{"args": ["rm", "-rf", "/"]}` of an unknown tool.)
-fn mcp_commands(req: &Request) -> Vec<String> {
+/// The session reads them as steps too (`host::after`).
+pub fn mcp_commands(req: &Request) -> Vec<String> {
     let Request::Tool {
         tool, input_text, ..
     } = req

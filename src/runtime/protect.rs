@@ -15,7 +15,9 @@
 
 mod gather;
 mod others;
+mod polcbin;
 mod referenced;
+mod runners;
 /// The scripts the agents' project configuration runs (the tripwire watches them too).
 pub(crate) use referenced::scripts as referenced_scripts;
 mod target;

@@ -145,6 +145,7 @@ pub fn tool_paths(tool: &str, subject: &str, input_text: &str) -> ToolPaths {
         }
     }
     if !path_tool && !matches!(tool, tools::BASH | tools::WEBFETCH | tools::WEBSEARCH) {
+        split_paths(&v, &mut tp);
         bad |= !any_field_paths(&v, &mut tp);
     }
     tp.unreadable =
@@ -203,6 +204,72 @@ fn any_field_paths(v: &Value, tp: &mut ToolPaths) -> bool {
         }
     }
     within
+}
+
+/// Keys of an MCP tool's folder and of a name inside it (`{"directory": D, "name": N}`,
+/// `{"cwd": D, "path": N}`): red team, session 8, the file D/N was never looked at.
+const SPLIT_DIRS: &[&str] = &[
+    "directory",
+    "dir",
+    "folder",
+    "cwd",
+    "base_dir",
+    "basedir",
+    "base",
+    "root",
+    "parent",
+    "dir_path",
+    "dirpath",
+    "location",
+    "workdir",
+    "working_directory",
+    "target_dir",
+    "destination",
+    "dest",
+    "output_dir",
+];
+const SPLIT_NAMES: &[&str] = &[
+    "name",
+    "filename",
+    "file_name",
+    "file",
+    "path",
+    "filepath",
+    "relative_path",
+    "basename",
+    "target",
+    "file_path",
+    "subpath",
+];
+
+/// Every (folder field, relative name field) pair of an MCP tool's object, joined (at most
+/// 8 × 8, top level and one level down).
+fn split_paths(v: &Value, tp: &mut ToolPaths) {
+    let mut objs = vec![v];
+    if let Value::Object(m) = v {
+        objs.extend(m.values().filter(|x| x.is_object()).take(8));
+    }
+    for o in objs {
+        let Value::Object(m) = o else { continue };
+        let pick = |keys: &[&str]| -> Vec<&str> {
+            m.iter()
+                .filter(|(k, _)| keys.contains(&k.to_ascii_lowercase().as_str()))
+                .filter_map(|(_, x)| x.as_str())
+                .filter(|s| !s.is_empty() && !s.contains("://"))
+                .take(8)
+                .collect()
+        };
+        let dirs = pick(SPLIT_DIRS);
+        let names = pick(SPLIT_NAMES);
+        for d in &dirs {
+            for n in names.iter().filter(|n| !n.starts_with(['/', '~'])) {
+                let p = join(d, n);
+                if !tp.files.contains(&p) {
+                    tp.files.push(p);
+                }
+            }
+        }
+    }
 }
 
 /// Strings past this depth or count are not read: the call is unreadable (never allowed).

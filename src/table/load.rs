@@ -432,6 +432,21 @@ impl Table {
                 path: full.clone(),
                 err: e.to_string(),
             };
+            if s.size == ir::DIR_STAMP {
+                // A source folder: its listing (a new or removed source is a change). The
+                // folder's key is recorded only if it did not move during the listing.
+                let h = super::dir_listing_hash(&full).map_err(io)?;
+                if h != s.hash {
+                    return Err(stale());
+                }
+                if let Some(d) = cache_dir {
+                    let after = std::fs::metadata(&full).map(|m| FileKey::of(&m)).ok();
+                    if after == Some(key) && key.settled(settle) {
+                        cache::record(d, cache::FRESH, &line);
+                    }
+                }
+                continue;
+            }
             let mut f = std::fs::OpenOptions::new()
                 .read(true)
                 .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
@@ -485,7 +500,12 @@ impl Table {
                     break;
                 }
             };
-            if !m.is_file() || m.len() != s.size {
+            let kind_ok = if s.size == ir::DIR_STAMP {
+                m.is_dir()
+            } else {
+                m.is_file() && m.len() == s.size
+            };
+            if !kind_ok {
                 checks.push(Fresh::Failed(LoadError::Stale {
                     source: s.path.clone(),
                 }));

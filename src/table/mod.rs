@@ -173,3 +173,33 @@ impl std::error::Error for LoadError {}
 
 #[cfg(test)]
 mod tests;
+
+/// The listing of a source folder as a table records it ([`ir::DIR_STAMP`]): the names of
+/// its entries `polc build` may read — files (or links) named `*.pol` or `*.json` (any case)
+/// and subfolders (`name/`) — sorted, one a line, FNV-1a 64. Deterministic (names only);
+/// each subfolder has a stamp of its own, so a new file anywhere below changes one listing.
+pub fn dir_listing_hash(dir: &std::path::Path) -> std::io::Result<u64> {
+    let mut names: Vec<Vec<u8>> = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let name = e.file_name().as_encoded_bytes().to_vec();
+        let ft = e.file_type()?;
+        let is_dir = if ft.is_symlink() {
+            std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir())
+        } else {
+            ft.is_dir()
+        };
+        if is_dir {
+            let mut n = name;
+            n.push(b'/');
+            names.push(n);
+            continue;
+        }
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(b".pol") || lower.ends_with(b".json") {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(ir::fnv1a64(&names.join(&b'\n')))
+}

@@ -20,6 +20,7 @@ mod session6;
 mod session7;
 mod session7_protect;
 mod session8;
+mod session8_protect;
 use common::Project;
 use serde_json::json;
 use Setup::*;

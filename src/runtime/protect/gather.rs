@@ -163,6 +163,9 @@ pub struct Protected {
     /// (device, inode) of the protected files that exist, computed on first need (a write
     /// target with more than one link).
     inodes: std::cell::OnceCell<Inodes>,
+    /// The programs that run the agent and its hooks, and the files they load (see
+    /// [`Protected::programs`]): denied by prefix, not entries.
+    programs: std::cell::OnceCell<Vec<PathBuf>>,
 }
 
 /// A path inside any git folder (`.git` anywhere, any case), or that folder itself: git runs
@@ -226,6 +229,54 @@ pub(super) fn runner_config(p: &Path) -> bool {
         .iter()
         .any(|s| b.len() >= s.len() && b[b.len() - s.len()..].eq_ignore_ascii_case(s))
         || nested_agent_folder(b)
+        || startup_code(b)
+}
+
+/// System-scope configuration of the tools the shipped policy allows (red team, session 8,
+/// for agents running as root): git's system `gitconfig` (`core.fsmonitor` runs under `git
+/// status`) and template hooks, npm's global `npmrc`, pip's system configuration, a
+/// `CARGO_HOME` outside the home, Go's `GOROOT/go.env`.
+const SYSTEM_CONFIG: &[&[u8]] = &[
+    b"/etc/gitconfig",
+    b"/etc/npmrc",
+    b"/etc/pip.conf",
+    b"/etc/xdg/pip/pip.conf",
+    b"/cargo/config.toml",
+    b"/cargo/config",
+    b"/go/go.env",
+    b"/pyvenv.cfg",
+];
+
+/// Code an interpreter or an allowed runner loads by itself (red team, session 8): Python's
+/// start-up files (`*.pth` in a `site-packages`/`dist-packages` folder, `sitecustomize.py`,
+/// `usercustomize.py`, a venv's `pyvenv.cfg`), the commands of a project environment
+/// (`.venv/bin/*`, `venv/bin/*`, `node_modules/.bin/*`: `pytest`, `jest`), a Go release's
+/// `go.env` (`/usr/lib/go-1.19/go.env`), git's template hooks, and [`SYSTEM_CONFIG`]. Writes
+/// ask, at any depth.
+fn startup_code(b: &[u8]) -> bool {
+    let parts: Vec<&[u8]> = b.split(|&c| c == b'/').collect();
+    let Some((name, dirs)) = parts.split_last() else {
+        return false;
+    };
+    let lower = name.to_ascii_lowercase();
+    let parent = dirs.last().copied().unwrap_or_default();
+    let in_site = dirs.iter().any(|d| {
+        d.eq_ignore_ascii_case(b"site-packages") || d.eq_ignore_ascii_case(b"dist-packages")
+    });
+    (in_site && lower.ends_with(b".pth"))
+        || lower == b"sitecustomize.py"
+        || lower == b"usercustomize.py"
+        || (dirs.len() >= 2
+            && parent == b"bin"
+            && matches!(dirs[dirs.len() - 2], b".venv" | b"venv" | b"env" | b".env"))
+        || (parent == b".bin" && dirs.len() >= 2 && dirs[dirs.len() - 2] == b"node_modules")
+        || (lower == b"go.env" && dirs.last().is_some_and(|d| d.starts_with(b"go")))
+        || dirs
+            .windows(3)
+            .any(|w| w == [&b"git-core"[..], b"templates", b"hooks"])
+        || SYSTEM_CONFIG
+            .iter()
+            .any(|s| b.len() >= s.len() && b[b.len() - s.len()..].eq_ignore_ascii_case(s))
 }
 
 /// A `.claude/skills|commands|agents|hooks` folder below the root (Claude Code also loads
@@ -467,6 +518,10 @@ const HOME_DIRS: &[&str] = &[
     ".gemini/commands",
     ".codex/rules",
     ".codex/skills",
+    // Red team, session 8: Claude Code sources these before every Bash command (hook
+    // environment files, its shell snapshot): a function there replaces any command.
+    ".claude/session-env",
+    ".claude/shell-snapshots",
     ".copilot/agents",
     ".copilot/skills",
 ];
@@ -476,6 +531,88 @@ const SYSTEM_DIRS: &[&str] = &[
     "/etc/codex",
     "/etc/gemini-cli",
 ];
+
+/// Red team, session 8 (agents running as root: containers, CI): the agents' managed
+/// settings on macOS, the dynamic loader's configuration and the system libraries every
+/// process (polc's hook and the agent included) loads. Checked by prefix
+/// ([`Protected::programs`]), never walked (the inode listing's bound).
+const SYSTEM_PROGRAM_DIRS: &[&str] = &[
+    "/Library/Application Support/ClaudeCode",
+    "/Library/Application Support/GeminiCli",
+    "/Library/Application Support/Codex",
+    "/etc/ld.so.conf.d",
+    "/lib/x86_64-linux-gnu",
+    "/usr/lib/x86_64-linux-gnu",
+    "/lib/aarch64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu",
+    "/lib64",
+    "/usr/lib64",
+];
+
+/// System files every process or the agent's hook runner loads (red team, session 8): the
+/// dynamic loader's preload list and cache, the name service switch and password database,
+/// the shells a hook command runs in, `node` and `env`.
+const SYSTEM_FILES: &[&str] = &[
+    "/etc/ld.so.preload",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/nsswitch.conf",
+    "/etc/passwd",
+    "/bin/sh",
+    "/usr/bin/sh",
+    "/bin/bash",
+    "/usr/bin/bash",
+    "/bin/dash",
+    "/usr/bin/dash",
+    "/bin/zsh",
+    "/usr/bin/zsh",
+    "/usr/bin/env",
+    "/usr/bin/node",
+    "/usr/local/bin/node",
+    "/opt/homebrew/bin/node",
+];
+
+/// The agents' programs (red team, session 8: rewriting Claude Code's `cli.js` removes its
+/// hooks): their npm packages under the usual global prefixes, their commands in the usual
+/// `bin` folders, their home-folder installs.
+const AGENT_PACKAGES: &[&str] = &[
+    "@anthropic-ai/claude-code",
+    "@google/gemini-cli",
+    "@openai/codex",
+    "@github/copilot",
+    "@qwen-code/qwen-code",
+    "opencode-ai",
+    "@factory/cli",
+    "@mistralai/mistral-vibe",
+];
+const NODE_PREFIXES: &[&str] = &[
+    "/usr/lib/node_modules",
+    "/usr/local/lib/node_modules",
+    "/opt/homebrew/lib/node_modules",
+];
+const AGENT_COMMANDS: &[&str] = &[
+    "claude",
+    "gemini",
+    "codex",
+    "copilot",
+    "droid",
+    "cursor-agent",
+    "vibe",
+    "opencode",
+    "qwen",
+];
+const BIN_DIRS: &[&str] = &["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin", "/bin"];
+/// Home-relative: folders holding an agent's install, and its command's folders.
+const HOME_PROGRAM_DIRS: &[&str] = &[
+    ".local/share/claude",
+    ".claude/local",
+    ".factory/bin",
+    ".local/share/cursor-agent",
+    ".npm-global/lib/node_modules/@anthropic-ai",
+    ".npm-global/lib/node_modules/@google",
+    ".npm-global/lib/node_modules/@openai",
+];
+const HOME_BIN_DIRS: &[&str] = &[".local/bin", ".npm-global/bin", ".bun/bin", "bin"];
 
 /// Agent configuration whose presence makes a work-tree rewrite ask (checked with `stat`;
 /// the hook never runs git).
@@ -532,6 +669,8 @@ impl Protected {
                     .meta()
                     .sources
                     .iter()
+                    // A folder's listing stamp: the folder is protected through its files.
+                    .filter(|s| s.size != crate::ir::DIR_STAMP)
                     .map(|s| {
                         let sp = Path::new(&s.path);
                         normalize(&match &folder {
@@ -551,6 +690,19 @@ impl Protected {
             project_root: root,
             ..Protected::default()
         }
+    }
+
+    /// Is `p` one of the loaded tables' sources, or inside a source's folder other than the
+    /// project root (the agent cannot write them: their text and includes are the person's)?
+    pub(super) fn is_policy_source(&self, p: &Path) -> bool {
+        let p = normalize(p);
+        self.tables.iter().any(|(_, sources)| {
+            sources.iter().any(|s| {
+                *s == p
+                    || s.parent()
+                        .is_some_and(|d| !self.project_root.starts_with(d) && p.starts_with(d))
+            })
+        })
     }
 
     /// polc's binary and every `polc` in a `PATH` folder ahead of it, found on first need.
@@ -597,6 +749,7 @@ impl Protected {
         for f in PROJECT_FILES {
             add(Entry::File(root.join(f), false));
         }
+        self.collect_loaded(add);
         for d in PROJECT_DIRS {
             add(Entry::Dir(root.join(d), false));
             for t in linked_targets(&root.join(d)) {
@@ -619,7 +772,11 @@ impl Protected {
             add(Entry::Dir(d, true));
         }
         // The scripts the agents' configuration runs (hooks, status lines, MCP servers).
-        let (scripts, bounded) = super::referenced::scripts(root, &self.homes);
+        // With them, every file a configured task runner or module name runs (`npm run x`:
+        // package.json; `make x`: the Makefiles; `python3 -m a.b`: a/b.py), existing or not.
+        let (mut scripts, runners, bounded) =
+            super::referenced::scripts_and_runners(root, &self.homes);
+        scripts.extend(runners.into_iter().map(|p| (p, false)));
         for (p, ask) in scripts {
             // A word ending in `/` names a folder (a `PATH` entry of a settings `env`).
             if p.as_os_str().as_encoded_bytes().ends_with(b"/") {
@@ -641,10 +798,7 @@ impl Protected {
         for d in crate::runtime::state::protected_dirs() {
             add(Entry::Dir(d, false));
         }
-        if let Some(c) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
-            // Only adds protection.
-            add(Entry::Named(PathBuf::from(c), "settings", ".json"));
-        }
+
         for d in SYSTEM_DIRS {
             add(Entry::Dir(PathBuf::from(d), false));
         }
@@ -663,9 +817,76 @@ impl Protected {
     }
 
     /// The home folders' agent configuration (see [`Self::collect`]).
+    /// Files an agent loads into every later command (red team, session 8): the `.env`
+    /// files Gemini CLI loads (`.gemini/.env` or `.env` in the project or the nearest folder
+    /// above it that has one; `~/.env` is in [`Self::collect_homes`]), and Claude's settings,
+    /// session environment files and shell snapshots under `CLAUDE_CONFIG_DIR`.
+    fn collect_loaded(&self, add: &mut dyn FnMut(Entry)) {
+        for d in self.project_root.ancestors().take(64) {
+            add(Entry::File(d.join(".env"), false));
+            add(Entry::File(d.join(".gemini/.env"), false));
+        }
+        if let Some(c) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+            // Only adds protection.
+            let c = PathBuf::from(c);
+            add(Entry::Named(c.clone(), "settings", ".json"));
+            add(Entry::Dir(c.join("session-env"), false));
+            add(Entry::Dir(c.join("shell-snapshots"), false));
+        }
+    }
+
+    /// The programs that run the agent and its hooks (red team, session 8), as paths denied
+    /// with everything below them: system files every process loads, the agents' packages
+    /// and commands, and the hook's own callers (the processes above polc, on Linux: their
+    /// executables, the script they run and its npm package). Kept out of the entries: the
+    /// folders are large (system libraries, a package's `node_modules`) and are never walked.
+    pub(super) fn programs(&self) -> &[PathBuf] {
+        self.programs.get_or_init(|| {
+            let mut out: Vec<PathBuf> = SYSTEM_PROGRAM_DIRS
+                .iter()
+                .chain(SYSTEM_FILES)
+                .map(PathBuf::from)
+                .collect();
+            for pre in NODE_PREFIXES {
+                for p in AGENT_PACKAGES {
+                    out.push(Path::new(pre).join(p));
+                }
+            }
+            for c in AGENT_COMMANDS {
+                for d in BIN_DIRS {
+                    out.push(Path::new(d).join(c));
+                }
+                for h in &self.homes {
+                    for d in HOME_BIN_DIRS {
+                        out.push(h.join(d).join(c));
+                    }
+                }
+            }
+            for h in &self.homes {
+                for d in HOME_PROGRAM_DIRS {
+                    out.push(h.join(d));
+                }
+            }
+            out.extend(callers());
+            out
+        })
+    }
+
+    /// Is `p` (in any of its forms) a program [`Self::programs`] names, or inside one?
+    fn is_program(&self, forms: &[PathBuf]) -> bool {
+        self.programs()
+            .iter()
+            .any(|q| forms.iter().any(|x| x.starts_with(q)))
+    }
+
     fn collect_homes(&self, add: &mut dyn FnMut(Entry)) {
         for h in &self.homes {
             add(Entry::Named(h.join(".claude"), "settings", ".json"));
+            // Gemini CLI loads the first `.env` it finds walking up from the project, then
+            // `~/.env`, into its own environment, which every hook and command inherits
+            // (`LD_PRELOAD`, `BASH_ENV`): red team, session 8. (The project's and its
+            // parents' are in `collect`.)
+            add(Entry::File(h.join(".env"), false));
             // The user's git and go configuration: `core.fsmonitor`, `GOFLAGS=-toolexec`
             // run commands under allowed `git status` / `go build` (red team, session 7):
             // writes ask, as `.git/config`'s do.
@@ -697,6 +918,7 @@ impl Protected {
         let f = Self::forms(p);
         if f.iter()
             .any(|x| in_git_dir(x) || polc_backup(x) || runner_config(x))
+            || self.is_program(&f)
         {
             return true;
         }
@@ -719,7 +941,7 @@ impl Protected {
     /// Is every entry covering `p` an ask-only one?
     pub(super) fn ask_only(&self, p: &Path) -> bool {
         let f = Self::forms(p);
-        if f.iter().any(|x| polc_backup(x)) {
+        if f.iter().any(|x| polc_backup(x)) || self.is_program(&f) {
             return false;
         }
         let git = f.iter().any(|x| in_git_dir(x) || runner_config(x));
@@ -1158,6 +1380,59 @@ fn add(out: &mut Vec<Entry>, e: Entry) {
         out.push(with(canon));
     }
     out.push(with(lex));
+}
+
+/// The processes above the hook (at most 4, on Linux): each one's executable, and a script
+/// it runs (an absolute path among its first arguments: `node …/cli.js`), with the npm
+/// package folder holding it. These run the agent and call polc: rewriting one removes the
+/// hook (red team, session 8). A caller polc cannot read adds nothing.
+fn callers() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut pid = std::process::id();
+    for _ in 0..4 {
+        let Some(ppid) = parent_of(pid) else { break };
+        if ppid <= 1 {
+            break;
+        }
+        let proc_dir = PathBuf::from(format!("/proc/{ppid}"));
+        if let Ok(exe) = std::fs::read_link(proc_dir.join("exe")) {
+            out.push(exe);
+        }
+        if let Ok(cmd) = std::fs::read(proc_dir.join("cmdline")) {
+            for w in cmd.split(|&b| b == 0).skip(1).take(3) {
+                let w = Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(w));
+                if !w.is_absolute() || !w.is_file() {
+                    continue;
+                }
+                out.push(w.to_path_buf());
+                // The npm package it belongs to (`…/node_modules/@scope/name/…`).
+                if let Some(pkg) = npm_package(w) {
+                    out.push(pkg);
+                }
+            }
+        }
+        pid = ppid;
+    }
+    out
+}
+
+/// The parent process id of `pid` (`/proc/PID/stat`, field 4 after the command's `)`).
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// `…/node_modules/NAME` or `…/node_modules/@SCOPE/NAME` above `p`.
+fn npm_package(p: &Path) -> Option<PathBuf> {
+    let parts: Vec<&std::ffi::OsStr> = p.iter().collect();
+    let i = parts.iter().rposition(|c| *c == "node_modules")?;
+    let take = if parts.get(i + 1)?.as_encoded_bytes().starts_with(b"@") {
+        i + 3
+    } else {
+        i + 2
+    };
+    (take < parts.len()).then(|| parts[..take].iter().collect())
 }
 
 /// polc's binary, and every file named `polc` in a `PATH` folder ahead of its folder (or in

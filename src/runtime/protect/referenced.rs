@@ -137,7 +137,33 @@ const INTERPRETERS: &[&str] = &[
 
 /// The scripts the configuration under `root` and `homes` runs: (path, ask), and whether a
 /// bound was met (then some script may be missing: the caller asks about every write).
+/// The files the configured commands' task runners run (`runners.rs`) are among them only
+/// when they exist and are not a package manager's manifest: the tripwire watches these (a
+/// missing candidate, `GNUmakefile`, is protected from writes by [`scripts_and_runners`];
+/// a manifest — `package.json`, `pyproject.toml`, `Cargo.toml` — is rewritten by every
+/// `npm install`, `uv add`, `cargo add` a person approves, which must not deny every later
+/// call: its direct writes are still denied).
 pub(crate) fn scripts(root: &Path, homes: &[PathBuf]) -> (Vec<(PathBuf, bool)>, bool) {
+    let (mut out, runners, bounded) = scripts_and_runners(root, homes);
+    out.extend(
+        runners
+            .into_iter()
+            .filter(|p| p.is_file() && !super::runners::is_manifest(p))
+            .map(|p| (p, false)),
+    );
+    (out, bounded)
+}
+
+/// Most runner files kept (past it, the bound is met).
+const MAX_RUNNER_FILES: usize = 1024;
+
+/// [`scripts`], with every file the commands' task runners run or read, existing or not
+/// (protected like the scripts: deny).
+pub(super) fn scripts_and_runners(
+    root: &Path,
+    homes: &[PathBuf],
+) -> (Vec<(PathBuf, bool)>, Vec<PathBuf>, bool) {
+    let mut runners: Vec<PathBuf> = Vec::new();
     let mut bounded = false;
     let mut files: Vec<(PathBuf, PathBuf)> = Vec::new();
     for rel in PROJECT {
@@ -195,13 +221,30 @@ pub(crate) fn scripts(root: &Path, homes: &[PathBuf]) -> (Vec<(PathBuf, bool)>, 
                     out.push((p, !script));
                 }
             }
+            // The files a task runner or module name runs (`npm run x`, `make x`,
+            // `python3 -m a.b`): as the script (red team, session 8).
+            if is_command {
+                let read = |w: &str| {
+                    super::runners::first_existing(&places.resolve(w))
+                        .and_then(|p| super::runners::read_text(p))
+                };
+                for word in super::runners::files(&cmd, &read) {
+                    runners.extend(places.resolve(&word));
+                }
+                runners.sort();
+                runners.dedup();
+                if runners.len() > MAX_RUNNER_FILES {
+                    runners.truncate(MAX_RUNNER_FILES);
+                    bounded = true;
+                }
+            }
             if out.len() > MAX_SCRIPTS {
                 out.truncate(MAX_SCRIPTS);
-                return (out, true);
+                return (out, runners, true);
             }
         }
     }
-    (out, bounded)
+    (out, runners, bounded)
 }
 
 /// A regular file's first [`MAX_FILE`] bytes, and whether that is all of it.
@@ -325,12 +368,22 @@ fn quoted_strings(t: &str) -> Vec<String> {
     out
 }
 
-/// Path-like words of a command line: (word, is the script it runs).
-fn path_words(cmd: &str, is_command: bool) -> Vec<(String, bool)> {
+/// Path-like words of a command line: (word, is the script it runs). Each segment (after
+/// `;`, `&`, `|`, `(`, `)`, a newline or a backquote) is a command of its own: `cd tools &&
+/// ./g.sh`, `bash -c 'source tools/env.sh; true'` (red team, session 8: the sourced file
+/// only asked).
+pub(super) fn path_words(cmd: &str, is_command: bool) -> Vec<(String, bool)> {
     let mut out = Vec::new();
+    for seg in cmd.split(|c: char| "\n;&|()`".contains(c)) {
+        segment_words(seg, is_command, &mut out);
+    }
+    out
+}
+
+fn segment_words(cmd: &str, is_command: bool, out: &mut Vec<(String, bool)>) {
     let mut script_seen = !is_command;
     let mut first = true;
-    for raw in cmd.split(|c: char| c.is_whitespace() || ";&|()<>`".contains(c)) {
+    for raw in cmd.split(|c: char| c.is_whitespace() || "<>".contains(c)) {
         // `"$CLAUDE_PROJECT_DIR"/scripts/x.sh`: quotes anywhere in the word.
         let w = raw.replace(['"', '\''], "");
         let w = w.as_str();
@@ -345,6 +398,8 @@ fn path_words(cmd: &str, is_command: bool) -> Vec<(String, bool)> {
             continue;
         }
         if w.starts_with('-') || w.contains("://") {
+            // An interpreter's options (`bash -c`, `python3 -u`): the script still comes next.
+            first = is_first && w.starts_with('-') && !script_seen;
             continue;
         }
         let path_like = w.contains('/')
@@ -361,7 +416,6 @@ fn path_words(cmd: &str, is_command: bool) -> Vec<(String, bool)> {
         out.push((w.to_string(), !script_seen));
         script_seen = true;
     }
-    out
 }
 
 struct Places<'a> {
@@ -488,6 +542,46 @@ mod tests {
             got.contains(&(PathBuf::from("/opt/n/notify.py"), true)),
             "{got:?}"
         );
+    }
+
+    /// Runner files (red team, session 8): every candidate is protected; the tripwire's list
+    /// holds the existing ones that are not a package manager's manifest.
+    #[test]
+    fn runner_files_of_hook_commands() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path();
+        std::fs::create_dir_all(root.join(".claude")).unwrap();
+        std::fs::write(
+            root.join(".claude/settings.json"),
+            r#"{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"npm run fmt && make lint"},{"type":"command","command":"bash -c 'source tools/env.sh; true'"}]}]}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("package.json"),
+            r#"{"scripts":{"fmt":"node tools/f.js"}}"#,
+        )
+        .unwrap();
+        std::fs::write(root.join("Makefile"), "lint:\n").unwrap();
+        let (scripts, runners, bounded) = scripts_and_runners(root, &[]);
+        assert!(!bounded);
+        for f in [
+            "package.json",
+            "Makefile",
+            "GNUmakefile",
+            "tools/f.js",
+            ".npmrc",
+        ] {
+            assert!(runners.contains(&root.join(f)), "{f}: {runners:?}");
+        }
+        assert!(
+            scripts.contains(&(root.join("tools/env.sh"), false)),
+            "{scripts:?}"
+        );
+        let (watched, _) = super::scripts(root, &[]);
+        let w: Vec<&PathBuf> = watched.iter().map(|(p, _)| p).collect();
+        assert!(w.contains(&&root.join("Makefile")), "{w:?}");
+        assert!(!w.contains(&&root.join("package.json")), "{w:?}");
+        assert!(!w.contains(&&root.join("GNUmakefile")), "{w:?}");
     }
 
     #[test]

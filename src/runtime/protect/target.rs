@@ -1,7 +1,7 @@
 //! Which protected paths a path or pattern names (resolving `~`, the working folders and
 //! links), and the verdict for a use of it.
 
-use super::{gather, Protected, Target, Worst};
+use super::{gather, polcbin, Protected, Target, Worst};
 use crate::ir::Verdict;
 use crate::paths::normalize;
 use crate::pattern::WILD;
@@ -127,13 +127,18 @@ impl Protected {
                 }
             }
             Target::Pattern(pats) => {
-                let copies_binary = u.access == Access::Read
-                    && segment_writes
-                    && pats.iter().any(|pat| {
-                        self.binaries()
-                            .iter()
-                            .any(|b| gather::glob_match(pat, b.as_os_str().as_encoded_bytes()))
-                    });
+                // The hook's binary, or any file named `polc` (`cp target/*/polc x`).
+                let copies_binary =
+                    (u.access == Access::Read || (u.access == Access::Delete && is_mover(prog)))
+                        && segment_writes
+                        && pats.iter().any(|pat| {
+                            let base = pat.rsplit(|&b| b == b'/').next().unwrap_or(pat);
+                            (memchr::memmem::find(base, b"polc").is_some()
+                                && gather::glob_match(base, b"polc"))
+                                || self.binaries().iter().any(|b| {
+                                    gather::glob_match(pat, b.as_os_str().as_encoded_bytes())
+                                })
+                        });
                 if copies_binary {
                     worst.raise(
                         Verdict::Deny,
@@ -191,6 +196,18 @@ impl Protected {
         worst: &mut Worst,
     ) {
         let covered = self.covers(p);
+        // Moving a polc binary away under another name is a renamed copy of polc (red team,
+        // session 8: `mv target/debug/polc target/debug/y`).
+        if u.access == Access::Delete && is_mover(prog) && polcbin::polc_file(p) {
+            worst.raise(
+                Verdict::Deny,
+                format!(
+                    "`{prog}` moves polc's binary {} (a renamed copy escapes the hook's checks)",
+                    p.display()
+                ),
+                Some(p),
+            );
+        }
         match u.access {
             Access::Write | Access::Meta | Access::Link | Access::Delete => {
                 self.check_write(prog, u, p, covered, created, worst)
@@ -406,7 +423,7 @@ impl Protected {
                 format!("`{prog}` copies {}, which holds polc's binary", p.display()),
                 Some(p),
             )
-        } else if segment_writes && self.is_binary(p) {
+        } else if segment_writes && (self.is_binary(p) || polcbin::polc_file(p)) {
             worst.raise(
                 Verdict::Deny,
                 format!(
@@ -512,4 +529,9 @@ fn remover_name(prog: &str) -> bool {
         || n.ends_with("rm")
         || n.split(|c: char| !c.is_ascii_alphanumeric())
             .any(|t| WORDS.contains(&t) || t.starts_with("trash") || t.starts_with("wipe"))
+}
+
+/// Programs whose removal of a source is a move (its content lands elsewhere).
+fn is_mover(prog: &str) -> bool {
+    matches!(prog, "mv" | "gmv" | "rsync" | "rename" | "ditto")
 }

@@ -93,6 +93,12 @@ impl Protected {
                     .strip_prefix("a/")
                     .or_else(|| tok.strip_prefix("b/"))
                     .unwrap_or(tok);
+                // A `.env` named in free text ("fix the .env loader") is not a write of the
+                // environment files Gemini CLI loads: those are protected by path fields and
+                // shell writes (red team, session 8), not by every mention.
+                if tok.rsplit('/').next() == Some(".env") {
+                    continue;
+                }
                 if self
                     .resolve_all(tok.as_bytes(), cwd)
                     .iter()
@@ -147,6 +153,23 @@ impl Protected {
                 Some(p),
             );
             return;
+        }
+        // An MCP tool that says it writes, given a folder holding protected paths (its file
+        // named in another field, or chosen by the server): red team, session 8. Not the
+        // project root or above (every tool is given the root).
+        if tool != tools::EDIT
+            && edit
+            && !self.project_root.starts_with(p)
+            && self.ancestor_of_protected(p)
+        {
+            worst.raise(
+                Verdict::Ask,
+                format!(
+                    "{tool} may write into {}, which holds protected paths",
+                    p.display()
+                ),
+                Some(p),
+            );
         }
         if tool != tools::EDIT || path_field {
             let cap = if edit { Verdict::Deny } else { Verdict::Ask };

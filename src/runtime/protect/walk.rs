@@ -2,7 +2,7 @@
 //! name, polc's own guarded subcommands, and links made to protected paths.
 
 use super::tool::polc_in_text;
-use super::{Finding, Protected, Target, Worst, POLC_GUARDED};
+use super::{polcbin, Finding, Protected, Target, Worst, POLC_GUARDED};
 use crate::ir::Verdict;
 use crate::paths::normalize;
 use crate::shell::effects::{Access, Effects, FileUse};
@@ -30,7 +30,7 @@ impl Protected {
             let outer = w.seg.speculative.then(|| std::mem::take(&mut worst));
             unattestable |= !w.rd.unattestable.is_empty() && !w.seg.speculative;
             for (e, stage) in w.effects.iter().zip(&w.rd.stages) {
-                self.polc_command(e, stage, &mut worst);
+                self.polc_command(e, stage, &cwds, cwd, &mut worst);
                 if e.program == "git" {
                     self.nested_repository(&cwds, &mut worst);
                 }
@@ -220,25 +220,128 @@ impl Protected {
         })
     }
 
-    pub(super) fn polc_command(&self, e: &Effects, stage: &[Vec<u8>], worst: &mut Worst) {
-        // A renamed copy of polc run by its path. (A bare name is found on PATH, not under
-        // `/`: resolving it here named `/git` and cost a PATH scan and a stat per call.)
+    /// polc's guarded subcommands run by an agent: polc by name, the hook's binary or any
+    /// other polc binary or wrapper by path (relative paths in each folder the segment may
+    /// run in), and `cargo run` in polc's crate (`polcbin`; red team, session 8).
+    pub(super) fn polc_command(
+        &self,
+        e: &Effects,
+        stage: &[Vec<u8>],
+        cwds: &Option<Vec<PathBuf>>,
+        cwd: &Path,
+        worst: &mut Worst,
+    ) {
+        let own = [cwd.to_path_buf()];
+        let folders: &[PathBuf] = cwds.as_deref().unwrap_or(&own);
+        // A bare name is found on PATH, not here (resolving it named `/git` and cost a PATH
+        // scan and a stat per call); a path is resolved in each folder the segment runs in.
         let by_path = stage.first().filter(|p| p.contains(&b'/'));
         let copy_of_polc = by_path.is_some_and(|p| {
-            let p = self.resolve(p, Path::new("/"));
-            self.binaries().iter().any(|b| self.same_file(&p, b))
+            folders.iter().any(|d| {
+                self.resolve_all(p, d)
+                    .iter()
+                    .any(|r| self.is_binary(r) || polcbin::runs_polc(r))
+            })
         });
-        if !e.program.contains("polc") && !copy_of_polc {
-            return;
-        }
-        let args: Vec<String> = stage[1..]
-            .iter()
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .collect();
+        let cargo_args = (e.program == "cargo")
+            .then(|| {
+                folders
+                    .iter()
+                    .find_map(|d| polcbin::cargo_run_args(stage, d))
+            })
+            .flatten();
+        let args: Vec<String> = match cargo_args {
+            Some(a) => a,
+            None if e.program.contains("polc") || copy_of_polc => stage[1..]
+                .iter()
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect(),
+            None => {
+                // A relative program in a folder polc cannot know (`cd $D && ./x build`).
+                if cwds.is_none() && by_path.is_some_and(|p| !p.starts_with(b"/")) {
+                    let sub = stage[1..].iter().find(|a| !a.starts_with(b"-"));
+                    if let Some(s) =
+                        sub.filter(|s| POLC_GUARDED.iter().any(|g| g.as_bytes() == s.as_slice()))
+                    {
+                        worst.raise(
+                            Verdict::Ask,
+                            format!(
+                                "a program in a folder polc cannot know, given `{}` (polc's own command if it is a copy of polc)",
+                                String::from_utf8_lossy(s)
+                            ),
+                            None,
+                        );
+                    }
+                }
+                return;
+            }
+        };
         let sub = args.iter().find(|a| !a.starts_with('-'));
         let fmt_write = sub.is_some_and(|s| s == "fmt") && !args.iter().any(|a| a == "--check");
         if let Some(s) = sub.filter(|s| POLC_GUARDED.contains(&s.as_str()) || fmt_write) {
             worst.raise(Verdict::Deny, format!("`polc {s}` run by an agent"), None);
+        }
+        if let Some(s) = sub.filter(|s| matches!(s.as_str(), "lint" | "test" | "fmt" | "explain")) {
+            self.polc_reads(s, &args, folders, worst);
+        }
+    }
+
+    /// `polc lint|test|fmt|explain` given a file to read as a policy source: polc prints
+    /// the lines of a source it cannot parse (red team, session 8: `polc lint .env` printed
+    /// `1 | SECRET=…`), and a `.pol` the agent wrote may `include` any file. A path outside
+    /// the project's own policy sources (which the agent cannot write) denies when it is
+    /// not a `.pol` file, is a folder, or is a `.pol` that includes something.
+    fn polc_reads(&self, sub: &str, args: &[String], folders: &[PathBuf], worst: &mut Worst) {
+        let mut paths: Vec<&str> = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let a = args[i].as_str();
+            i += 1;
+            if a == "--" {
+                // `polc explain [OPTIONS] -- COMMAND`: the rest is the command.
+                break;
+            }
+            if let Some(v) = a
+                .strip_prefix("--policy=")
+                .or_else(|| a.strip_prefix("--table="))
+            {
+                paths.push(v);
+            } else if matches!(a, "--policy" | "--table" | "-p" | "-t") {
+                if let Some(v) = args.get(i) {
+                    paths.push(v);
+                    i += 1;
+                }
+            } else if matches!(
+                a,
+                "--format" | "--host" | "--from" | "--tool" | "-o" | "--output" | "--event"
+            ) {
+                i += 1;
+            } else if !a.starts_with('-') && a != sub && sub != "explain" {
+                paths.push(a);
+            }
+        }
+        for w in paths {
+            for d in folders {
+                for p in self.resolve_all(w.as_bytes(), d) {
+                    if self.is_policy_source(&p) {
+                        continue;
+                    }
+                    let pol = p.extension().is_some_and(|e| e == "pol") && p.is_file();
+                    let includes = pol
+                        && std::fs::read(&p).is_ok_and(|b| b.windows(7).any(|x| x == b"include"));
+                    if !pol || includes {
+                        worst.raise(
+                            Verdict::Deny,
+                            format!(
+                                "`polc {sub}` reads {} as a policy source (polc prints the lines of a source it cannot parse, and an included file's)",
+                                p.display()
+                            ),
+                            Some(&p),
+                        );
+                        return;
+                    }
+                }
+            }
         }
     }
 

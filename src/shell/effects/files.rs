@@ -979,6 +979,7 @@ fn follows_links(n: &str, args: &[Vec<u8>]) -> bool {
 /// session 5).
 fn more_uses(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
     super::builds::output_wipes(e, n, args);
+    manifest_edits(e, n, args);
     e.follows_links = follows_links(n, args);
     // `history -w FILE` / `-a FILE` write the history list into FILE (`history -s TEXT`
     // puts any text there first), `-r FILE` / `-n FILE` read FILE into it (then `history`
@@ -2990,4 +2991,46 @@ fn converters(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
         return false;
     }
     true
+}
+
+/// Package managers' commands that rewrite package.json's fields (`npm pkg set
+/// scripts.x=…`, `npm set-script x …`, `pnpm pkg set`): a write of `package.json` in the
+/// folder (`--prefix D`, `-C D`), which self-protection denies when a configured hook runs
+/// `npm run x` (red team, session 8).
+fn manifest_edits(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    if !matches!(n, "npm" | "pnpm" | "yarn" | "bun") {
+        return;
+    }
+    let words: Vec<String> = args.iter().map(|a| text(a)).collect();
+    let mut dir: Option<String> = None;
+    let mut pos: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i].as_str();
+        if matches!(w, "--prefix" | "-C" | "--dir" | "--cwd") {
+            dir = words.get(i + 1).cloned();
+            i += 2;
+            continue;
+        }
+        if let Some(v) = w
+            .strip_prefix("--prefix=")
+            .or_else(|| w.strip_prefix("--dir="))
+        {
+            dir = Some(v.to_string());
+        } else if !w.starts_with('-') {
+            pos.push(w);
+        }
+        i += 1;
+    }
+    let edits = matches!(
+        (pos.first().copied(), pos.get(1).copied()),
+        (Some("pkg"), Some("set" | "delete" | "fix")) | (Some("set-script" | "version"), _)
+    );
+    if edits {
+        let f = match dir {
+            Some(d) => format!("{}/package.json", d.trim_end_matches('/')),
+            None => "package.json".to_string(),
+        };
+        e.file(f.into_bytes(), Access::Write, false);
+    }
 }
