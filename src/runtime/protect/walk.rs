@@ -236,13 +236,28 @@ impl Protected {
         // A bare name is found on PATH, not here (resolving it named `/git` and cost a PATH
         // scan and a stat per call); a path is resolved in each folder the segment runs in.
         let by_path = stage.first().filter(|p| p.contains(&b'/'));
-        let copy_of_polc = by_path.is_some_and(|p| {
-            folders.iter().any(|d| {
-                self.resolve_all(p, d)
+        // Only a command polc would take as one of its own is worth reading the program for
+        // (issue 16: `./gradlew test`, `/usr/bin/git status` read megabytes of the program's
+        // segments on every call otherwise).
+        let polc_sub = stage[1..]
+            .iter()
+            .find(|a| !a.starts_with(b"-"))
+            .is_some_and(|s| {
+                POLC_GUARDED
                     .iter()
-                    .any(|r| self.is_binary(r) || polcbin::runs_polc(r))
-            })
-        });
+                    .chain(&[
+                        "lint", "test", "fmt", "explain", "import", "confirm", "annotate",
+                    ])
+                    .any(|g| g.as_bytes() == s.as_slice())
+            });
+        let copy_of_polc = polc_sub
+            && by_path.is_some_and(|p| {
+                folders.iter().any(|d| {
+                    self.resolve_all(p, d)
+                        .iter()
+                        .any(|r| self.is_binary(r) || polcbin::runs_polc(r))
+                })
+            });
         let cargo_args = (e.program == "cargo")
             .then(|| {
                 folders
