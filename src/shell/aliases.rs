@@ -137,6 +137,8 @@ const NPM_ALIASES: &[(&str, &str)] = &[
 /// Other programs' aliases: (program, alias, command).
 const ALIASES: &[(&str, &str, &str)] = &[
     ("heroku", "destroy", "apps:destroy"),
+    ("k3d", "rm", "delete"),
+    ("k3d", "del", "delete"),
     ("heroku", "apps:delete", "apps:destroy"),
     ("vercel", "rm", "remove"),
     ("vercel", "ls", "list"),
@@ -227,7 +229,7 @@ fn places(program: &str, args: &[Vec<u8>]) -> Vec<usize> {
             continue;
         }
         out.push(j);
-        if program == "gh" && j + 1 < args.len() {
+        if matches!(program, "gh" | "k3d") && j + 1 < args.len() {
             out.push(j + 1);
         }
         if j == 0 || !opt(&args[j - 1]) {
@@ -388,6 +390,7 @@ mod tests {
             ["destroy -input=false"]
         );
         assert_eq!(read("docker", "rmi x"), ["image rm x"]);
+        assert!(read("k3d", "cluster rm x").contains(&"cluster delete x".to_string()));
     }
 
     #[test]

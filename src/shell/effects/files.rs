@@ -1181,6 +1181,71 @@ fn files_read_or_written(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     true
 }
 
+/// gzip and the compressors with its interface (parallel ones: red team 8, C8-derivedname).
+const COMPRESSORS: &[&str] = &[
+    "gzip",
+    "gunzip",
+    "bzip2",
+    "bunzip2",
+    "xz",
+    "unxz",
+    "zstd",
+    "unzstd",
+    "lz4",
+    "lzma",
+    "brotli",
+    "compress",
+    "uncompress",
+    "pigz",
+    "unpigz",
+    "pbzip2",
+    "lbzip2",
+    "pixz",
+    "pzstd",
+    "lzip",
+    "plzip",
+    "lunzip",
+    "lzop",
+];
+
+/// What a compressor writes: each operand in place, and the name it makes of it.
+fn compressors(e: &mut Effects, n: &str, args: &[Vec<u8>]) {
+    let stdout = has_flag(args, 'c', &["--stdout", "--to-stdout"]);
+    let access = if stdout { Access::Read } else { Access::Write };
+    let recursive = has_flag(args, 'r', &["--recursive"]);
+    let decompress = n.starts_with("un") || n == "lunzip" || has_flag(args, 'd', &["--decompress"]);
+    let suffixes = opt_values(args, &["-S"], &["--suffix"]);
+    for p in operands(e, args, &["-S", "--suffix", "-o"]) {
+        e.file(p.clone(), access, recursive);
+        if !stdout {
+            // The names written for certain: `x.json.gz` → `x.json` when decompressing,
+            // `x` → `x` + the `-S` suffix when compressing.
+            if decompress {
+                if let Some(i) = p.iter().rposition(|&b| b == b'.') {
+                    if i > 0 && !p[i..].contains(&b'/') {
+                        e.file(p[..i].to_vec(), Access::Write, false);
+                    }
+                }
+            } else {
+                for s in &suffixes {
+                    let mut out = p.clone();
+                    out.extend_from_slice(s);
+                    e.file(out, Access::Write, false);
+                }
+            }
+            // Decompressing `x.gz` writes `x`; compressing `x` writes `x.gz`: any name
+            // starting with the operand's stem.
+            let stem: Vec<u8> = match p.iter().rposition(|&b| b == b'.') {
+                Some(i) if i > 0 && !p[i..].contains(&b'/') => p[..i].to_vec(),
+                _ => p.clone(),
+            };
+            let mut out = stem;
+            out.push(WILD);
+            e.file(out, Access::Write, false);
+        }
+    }
+}
+
 /// Editors, deleters, metadata changers, creators, copiers, `link`, `dd`, and pattern-first programs (`grep`, `sed`).
 fn files_changed(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
     if PATTERN_FIRST.contains(&n) {
@@ -1304,39 +1369,8 @@ fn archives_and_fetchers(e: &mut Effects, n: &str, args: &[Vec<u8>]) -> bool {
                 e.file((*p).clone(), access, recursive);
             }
         }
-    } else if matches!(
-        n,
-        "gzip"
-            | "gunzip"
-            | "bzip2"
-            | "bunzip2"
-            | "xz"
-            | "unxz"
-            | "zstd"
-            | "unzstd"
-            | "lz4"
-            | "lzma"
-            | "brotli"
-            | "compress"
-            | "uncompress"
-    ) {
-        let stdout = has_flag(args, 'c', &["--stdout", "--to-stdout"]);
-        let access = if stdout { Access::Read } else { Access::Write };
-        let recursive = has_flag(args, 'r', &["--recursive"]);
-        for p in operands(e, args, &["-S", "--suffix", "-o"]) {
-            e.file(p.clone(), access, recursive);
-            if !stdout {
-                // Decompressing `x.gz` writes `x`; compressing `x` writes `x.gz`: any name
-                // starting with the operand's stem.
-                let stem: Vec<u8> = match p.iter().rposition(|&b| b == b'.') {
-                    Some(i) if i > 0 && !p[i..].contains(&b'/') => p[..i].to_vec(),
-                    _ => p.clone(),
-                };
-                let mut out = stem;
-                out.push(WILD);
-                e.file(out, Access::Write, false);
-            }
-        }
+    } else if COMPRESSORS.contains(&n) {
+        compressors(e, n, args);
     } else if n == "patch" {
         // Writes the files the patch names: the work tree under `-d DIR` (or here).
         e.tree = true;

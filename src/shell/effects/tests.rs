@@ -284,4 +284,26 @@ fn backup_and_piece_names_are_written() {
     assert!(has("cp -S .json y d/s", "d/s.json", Access::Write));
     assert!(!has("rsync -S y d/s", "d/s~", Access::Write));
     assert!(!has("cp y d/s", "d/s~", Access::Write));
+    // Compressors: the name a decompression or a `-S` suffix makes, exactly.
+    assert!(has(
+        "pigz -d .claude/settings.json.gz",
+        ".claude/settings.json",
+        Access::Write
+    ));
+    assert!(has(
+        "unpigz .claude/settings.json.gz",
+        ".claude/settings.json",
+        Access::Write
+    ));
+    assert!(has("lzip -d d/s.json.lz", "d/s.json", Access::Write));
+    assert!(has(
+        "pigz -S .json .claude/settings",
+        ".claude/settings.json",
+        Access::Write
+    ));
+    assert!(has(
+        "gzip -S .json .claude/settings",
+        ".claude/settings.json",
+        Access::Write
+    ));
 }
