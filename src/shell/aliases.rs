@@ -351,10 +351,12 @@ pub fn mode_readings(program: &str, args: &[Vec<u8>], unknown: u8) -> Vec<Vec<Ve
 mod tests {
     use super::*;
 
-    fn read(program: &str, args: &str) -> Vec<String> {
-        let a: Vec<Vec<u8>> = args.split(' ').map(|w| w.as_bytes().to_vec()).collect();
-        readings(program, &a)
-            .into_iter()
+    fn words(args: &str) -> Vec<Vec<u8>> {
+        args.split(' ').map(|w| w.as_bytes().to_vec()).collect()
+    }
+
+    fn joined(v: Vec<Vec<Vec<u8>>>) -> Vec<String> {
+        v.into_iter()
             .map(|v| {
                 v.iter()
                     .map(|w| String::from_utf8_lossy(w).into_owned())
@@ -362,6 +364,14 @@ mod tests {
                     .join(" ")
             })
             .collect()
+    }
+
+    fn read(program: &str, args: &str) -> Vec<String> {
+        joined(readings(program, &words(args)))
+    }
+
+    fn read_mode(program: &str, args: &str) -> Vec<String> {
+        joined(mode_readings(program, &words(args), b'?'))
     }
 
     #[test]
@@ -408,35 +418,17 @@ mod tests {
             assert!(read(p, a).is_empty(), "{p} {a}: {:?}", read(p, a));
         }
     }
-}
-
-#[cfg(test)]
-mod mode_tests {
-    use super::*;
-
-    fn read(program: &str, args: &str) -> Vec<String> {
-        let a: Vec<Vec<u8>> = args.split(' ').map(|w| w.as_bytes().to_vec()).collect();
-        mode_readings(program, &a, b'?')
-            .into_iter()
-            .map(|v| {
-                v.iter()
-                    .map(|w| String::from_utf8_lossy(w).into_owned())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect()
-    }
 
     #[test]
     fn acls_and_reference_modes_as_chmod() {
-        assert_eq!(read("setfacl", "-R -m other::rwx src"), ["-R o+w src"]);
-        assert_eq!(read("setfacl", "-Rm o:rwx src"), ["-R o+w src"]);
+        assert_eq!(read_mode("setfacl", "-R -m other::rwx src"), ["-R o+w src"]);
+        assert_eq!(read_mode("setfacl", "-Rm o:rwx src"), ["-R o+w src"]);
         assert_eq!(
-            read("setfacl", "--recursive --modify=other::rwx src"),
+            read_mode("setfacl", "--recursive --modify=other::rwx src"),
             ["-R o+w src"]
         );
-        assert_eq!(read("chmod", "-R --reference=/tmp src"), ["-R ? src"]);
-        assert!(read("setfacl", "-R -m u:bob:rwx src").is_empty());
-        assert!(read("setfacl", "-m o::rwx src").is_empty());
+        assert_eq!(read_mode("chmod", "-R --reference=/tmp src"), ["-R ? src"]);
+        assert!(read_mode("setfacl", "-R -m u:bob:rwx src").is_empty());
+        assert!(read_mode("setfacl", "-m o::rwx src").is_empty());
     }
 }

@@ -432,27 +432,41 @@ fn linked_programs(
         let Some(target) = resolve(prog, dirs) else {
             continue;
         };
-        let mut script = sh_quote(&target);
-        for a in &stage[1..] {
-            script.push(' ');
-            script.push_str(&sh_quote(a));
-        }
-        let p = parse(&script);
-        for u in p.unattestable {
-            push_unique(global, u);
-        }
-        for mut s in p.segments {
-            if work.len() >= MAX_SEGMENTS || seg.depth + 1 > MAX_DEPTH {
-                push_unique(global, "nesting deeper than 32");
-                break;
-            }
-            s.depth += seg.depth + 1;
-            s.deny_only = true;
-            s.speculative |= seg.speculative;
-            work.push(s);
-        }
+        run_as(&sh_quote(&target), stage, seg, true, work, global);
     }
     n
+}
+
+/// `stage`'s arguments run by `program` (shell text) as segments one level deeper than
+/// `seg`, into `work` (a rebound name, a link's target). Deny-only when `deny_only`, else
+/// as `seg` is.
+fn run_as(
+    program: &str,
+    stage: &[Vec<u8>],
+    seg: &Segment,
+    deny_only: bool,
+    work: &mut Vec<Segment>,
+    global: &mut Vec<String>,
+) {
+    let mut script = program.to_string();
+    for a in &stage[1..] {
+        script.push(' ');
+        script.push_str(&sh_quote(a));
+    }
+    let p = parse(&script);
+    for u in p.unattestable {
+        push_unique(global, u);
+    }
+    for mut s in p.segments {
+        if work.len() >= MAX_SEGMENTS || seg.depth + 1 > MAX_DEPTH {
+            push_unique(global, "nesting deeper than 32");
+            break;
+        }
+        s.depth += seg.depth + 1;
+        s.deny_only |= deny_only || seg.deny_only;
+        s.speculative |= seg.speculative;
+        work.push(s);
+    }
 }
 
 /// A path through a symbolic link made earlier in the command is also named at the link's
@@ -764,25 +778,7 @@ fn read_rebound(
                     continue;
                 }
                 rebound.push((k, b));
-                let mut script = to.clone();
-                for a in &stage[1..] {
-                    script.push(' ');
-                    script.push_str(&sh_quote(a));
-                }
-                let p = parse(&script);
-                for u in p.unattestable {
-                    push_unique(global, u);
-                }
-                for mut s in p.segments {
-                    if work.len() >= MAX_SEGMENTS || w.seg.depth + 1 > MAX_DEPTH {
-                        push_unique(global, "nesting deeper than 32");
-                        break;
-                    }
-                    s.depth += w.seg.depth + 1;
-                    s.deny_only |= w.seg.deny_only;
-                    s.speculative |= w.seg.speculative;
-                    work.push(s);
-                }
+                run_as(to, stage, &w.seg, false, work, global);
                 break;
             }
         }
